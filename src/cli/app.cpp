@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cli/app.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <gpuslice/version.hpp>
+
+#include "cli/commands.hpp"
+
+namespace gpuslice::cli {
+
+std::string program_name(const std::string& argv0) {
+  const std::string base = argv0.substr(argv0.find_last_of('/') + 1);
+  if (base.rfind("kubectl-", 0) == 0) {
+    return "kubectl " + base.substr(8);
+  }
+  return base.empty() ? "kubectl-gpuslice" : base;
+}
+
+ExitCode run(int argc, const char* const* argv, Env& env) {
+  CLI::App app{"Explain why GPU pods are Pending, and enable NVIDIA GPU time-slicing.", env.program};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string(k_version));
+  Commands commands;
+  add_commands(app, commands, env);
+  try {
+    app.parse(argc, argv);
+    return commands.run();
+  } catch (const CLI::CallForHelp&) {
+    env.out << app.help();
+    return ExitCode::ok;
+  } catch (const CLI::CallForAllHelp&) {
+    env.out << app.help("", CLI::AppFormatMode::All);
+    return ExitCode::ok;
+  } catch (const CLI::CallForVersion&) {
+    env.out << k_version << "\n";
+    return ExitCode::ok;
+  } catch (const CLI::ParseError& e) {
+    env.err << fmt::format("{}: error: {}\n", env.program, e.what());
+    env.err << fmt::format("Run '{} --help' for usage.\n", env.program);
+    return ExitCode::usage;
+  } catch (const UsageError& e) {
+    env.err << fmt::format("{}: error: {}\n", env.program, e.what());
+    return ExitCode::usage;
+  } catch (const ApplyIncomplete& e) {
+    env.err << fmt::format("{}: error: {}\n", env.program, e.what());
+    env.err << fmt::format("To restore the cluster, run: {} undo --journal {}\n", env.program,
+                           e.journal_path);
+    return ExitCode::incomplete;
+  } catch (const std::exception& e) {
+    env.err << fmt::format("{}: error: {}\n", env.program, e.what());
+    return ExitCode::runtime;
+  }
+}
+
+} // namespace gpuslice::cli

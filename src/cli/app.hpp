@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
+// The command-line front: the only code (with report/) that prints, and the only user of CLI11.
+#pragma once
+
+#include <ostream>
+#include <string>
+
+#include <gpuslice/error.hpp>
+
+namespace gpuslice::cli {
+
+// Where a command writes, and under which name it was invoked. Tests pass string streams.
+struct Env {
+  std::ostream& out;
+  std::ostream& err;
+  std::string program; // "kubectl gpuslice" when run by kubectl, else "kubectl-gpuslice"
+};
+
+// "kubectl gpuslice" when argv0's basename starts with "kubectl-" (kubectl's plugin
+// dispatch keeps that name), so usage text matches what the user typed.
+std::string program_name(const std::string& argv0);
+
+// Parses argv, runs the subcommand, prints errors as "<program>: error: <what>" and returns
+// the exit code. Never throws.
+ExitCode run(int argc, const char* const* argv, Env& env);
+
+} // namespace gpuslice::cli

@@ -1,0 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cli/commands.hpp"
+
+namespace gpuslice::cli {
+
+void add_commands(CLI::App& app, Commands& commands, Env& env) {
+  add_version(app, commands, env);
+}
+
+} // namespace gpuslice::cli

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: Apache-2.0
+// The subcommand table: each cli/<cmd>.cpp adds its CLI11 subcommand and, when chosen, sets
+// the runner that app.cpp calls after parsing succeeds (so validation precedes any I/O).
+#pragma once
+
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/app.hpp"
+
+namespace gpuslice::cli {
+
+struct Commands {
+  std::function<ExitCode()> chosen; // set by the parsed subcommand's callback
+  ExitCode run() const { return chosen ? chosen() : ExitCode::usage; }
+};
+
+// Registers every subcommand on app.
+void add_commands(CLI::App& app, Commands& commands, Env& env);
+
+void add_version(CLI::App& app, Commands& commands, Env& env);
+
+} // namespace gpuslice::cli

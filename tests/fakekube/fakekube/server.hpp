@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: Apache-2.0
+// fakekube's HTTPS server: TLS with a CA generated at start, authentication (bearer token,
+// client certificate, basic), transport faults, a request log, and kubeconfig files for its
+// users. Everything API-shaped is delegated to Api.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <fakekube/api.hpp>
+
+namespace fakekube {
+
+// A user the server accepts, and how.
+struct User {
+  std::string name;
+  std::vector<std::string> groups;
+  std::string token;    // bearer token; empty = none
+  std::string password; // basic auth; empty = none
+  bool client_certificate = false; // the server issues a client cert (CN=name, O=groups)
+};
+
+// Transport faults, switchable per scenario and at run time.
+struct TransportFaults {
+  int latency_ms = 0;            // added before every response
+  int too_many_every_nth = 0;    // every Nth request answers 429 with Retry-After
+  int retry_after_seconds = 1;
+  int server_error_every_nth = 0; // every Nth request answers 500 (or 503 when below is set)
+  bool server_error_is_503 = false;
+  int drop_mid_body_every_nth = 0; // every Nth response is cut off mid-body
+  int token_ttl_requests = 0;      // a token is refused (401) after N requests until re-issued
+};
+
+// One served request, for tests to assert on (e.g. a dry run sent no mutation).
+struct LoggedRequest {
+  std::string method;
+  std::string path;
+  std::string query; // raw query string
+  std::string content_type;
+  std::string user;
+  int status = 0;
+};
+
+// A scenario file: objects (kubectl List or multi-document YAML) plus fakekube settings.
+struct Scenario {
+  nlohmann::json objects = nlohmann::json::array();
+  std::vector<User> users;
+  TransportFaults transport_faults;
+  ApiFaults api_faults;
+  std::string server_version = "v1.30.4";
+};
+
+// Reads a scenario from a .json or .yaml file; throws std::runtime_error naming the file.
+Scenario load_scenario(const std::filesystem::path& path);
+
+// How a written kubeconfig carries the user's credentials.
+enum class KubeconfigAuth { token, token_file, client_cert_files, client_cert_data, basic, exec };
+
+class Server {
+public:
+  explicit Server(Scenario scenario);
+  ~Server(); // stops the server
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Starts serving on 127.0.0.1:port (0 = ephemeral) in background threads.
+  void start(int port = 0);
+  void stop();
+
+  std::string url() const;    // https://127.0.0.1:<port>
+  std::string ca_pem() const; // the CA that signed the server certificate
+
+  // Writes a kubeconfig for `user` (mode 0600) and returns its path. Files the auth mode needs
+  // (token file, cert/key files, exec script) are written beside it.
+  std::filesystem::path write_kubeconfig(const std::filesystem::path& path,
+                                         const std::string& user, KubeconfigAuth auth) const;
+
+  Api& api();
+  TransportFaults& transport_faults(); // change at run time; applies to the next request
+  std::vector<LoggedRequest> request_log() const;
+  void clear_request_log();
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> m_impl;
+};
+
+} // namespace fakekube
