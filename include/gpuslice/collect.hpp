@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: Apache-2.0
+// Filling a Snapshot: from files now (diagnose --from-file); the live collector comes later.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <gpuslice/snapshot.hpp>
+
+namespace gpuslice::collect {
+
+// Reads and merges files: our snapshot, `kubectl get … -o json` Lists (List or <Kind>List),
+// single objects, and multi-document YAML. Objects of kinds diagnose does not use are skipped;
+// Secrets are reduced to a Helm release summary at once (their data is never kept).
+// Throws UsageError naming the file and the problem: missing or unreadable file, empty file,
+// not JSON/YAML, truncated, a document that is not a Kubernetes object, or a file with no
+// object of a kind diagnose uses.
+Snapshot load_snapshot_files(const std::vector<std::string>& paths);
+
+// Parses one file's text (origin names it in errors) and merges it into `snapshot`.
+// Same errors as load_snapshot_files.
+void merge_text(Snapshot& snapshot, std::string_view text, const std::string& origin);
+
+// Merges one API object or List (any of the shapes above) into `snapshot`; returns how many
+// objects were kept. Throws UsageError (naming origin) for a document without kind.
+std::size_t merge_object(Snapshot& snapshot, const nlohmann::json& object, const std::string& origin);
+
+// Decodes a Helm release Secret (type helm.sh/release.v1): data.release is base64 of base64 of
+// gzip of JSON (or base64 of base64 of JSON for old releases). Returns the summary, or an
+// error text; never keeps values, config or templates. A Secret that carries our
+// gpuslice.dev/helm-release annotation instead of data is read from that.
+model::Parsed<model::HelmRelease> helm_release_from_secret(const nlohmann::json& secret);
+
+// A Secret's metadata with the release summary annotation and no data: what snapshots store.
+nlohmann::json helm_release_secret_json(const model::HelmRelease& release);
+
+} // namespace gpuslice::collect

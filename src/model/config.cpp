@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <gpuslice/model/config.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <gpuslice/model/json_fields.hpp>
+
+namespace gpuslice::model {
+
+using namespace json_fields;
+
+ConfigMap configmap_from_json(const nlohmann::json& j) {
+  return {meta_from_json(object_at(j, "metadata")), string_map_at(j, "data")};
+}
+
+nlohmann::json to_json(const ConfigMap& c) {
+  nlohmann::json out = {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", to_json(c.meta)}};
+  put_map(out, "data", c.data);
+  return out;
+}
+
+HelmRelease helm_release_from_json(const nlohmann::json& j) {
+  HelmRelease r;
+  r.secret_name = string_at(j, "secretName");
+  r.name = string_at(j, "name");
+  r.ns = string_at(j, "namespace");
+  r.revision = int_at(j, "revision");
+  r.status = string_at(j, "status");
+  r.chart_name = string_at(j, "chart");
+  r.chart_version = string_at(j, "chartVersion");
+  r.app_version = string_at(j, "appVersion");
+  r.last_deployed = string_at(j, "lastDeployed");
+  for (const nlohmann::json& object : array_at(j, "manifest"))
+    r.manifest.push_back({string_at(object, "kind"), string_at(object, "namespace"), string_at(object, "name")});
+  return r;
+}
+
+nlohmann::json to_json(const HelmRelease& r) {
+  nlohmann::json out = {{"name", r.name}, {"namespace", r.ns}, {"revision", r.revision}, {"status", r.status},
+                        {"chart", r.chart_name}, {"chartVersion", r.chart_version}};
+  put_string(out, "secretName", r.secret_name);
+  put_string(out, "appVersion", r.app_version);
+  put_string(out, "lastDeployed", r.last_deployed);
+  out["manifest"] = nlohmann::json::array();
+  for (const ManifestObject& object : r.manifest) {
+    nlohmann::json item = {{"kind", object.kind}, {"name", object.name}};
+    put_string(item, "namespace", object.ns);
+    out["manifest"].push_back(std::move(item));
+  }
+  return out;
+}
+
+ClusterPolicy cluster_policy_from_json(const nlohmann::json& j) {
+  ClusterPolicy p;
+  p.meta = meta_from_json(object_at(j, "metadata"));
+  const nlohmann::json& device_plugin = object_at(object_at(j, "spec"), "devicePlugin");
+  p.device_plugin_enabled = bool_at(device_plugin, "enabled", true);
+  const nlohmann::json& config = object_at(device_plugin, "config");
+  p.config_name = string_at(config, "name");
+  p.config_default = string_at(config, "default");
+  const nlohmann::json& status = object_at(j, "status");
+  p.state = string_at(status, "state");
+  p.operator_namespace = string_at(status, "namespace");
+  return p;
+}
+
+nlohmann::json to_json(const ClusterPolicy& p) {
+  nlohmann::json device_plugin = {{"enabled", p.device_plugin_enabled}};
+  if (!p.config_name.empty() || !p.config_default.empty())
+    device_plugin["config"] = {{"name", p.config_name}, {"default", p.config_default}};
+  nlohmann::json status = nlohmann::json::object();
+  put_string(status, "state", p.state);
+  put_string(status, "namespace", p.operator_namespace);
+  return {{"apiVersion", "nvidia.com/v1"}, {"kind", "ClusterPolicy"}, {"metadata", to_json(p.meta)},
+          {"spec", {{"devicePlugin", device_plugin}}}, {"status", status}};
+}
+
+} // namespace gpuslice::model

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: Apache-2.0
+// Pod view: spec (pod_spec.cpp) plus status, conditions and container states.
+#include <gpuslice/model/pod.hpp>
+
+#include <algorithm>
+#include <numeric>
+
+#include <nlohmann/json.hpp>
+
+#include <gpuslice/model/json_fields.hpp>
+
+namespace gpuslice::model {
+namespace {
+
+using namespace json_fields;
+
+ContainerStatus container_status_from_json(const nlohmann::json& j) {
+  ContainerStatus s;
+  s.name = string_at(j, "name");
+  s.image = string_at(j, "image");
+  s.ready = bool_at(j, "ready");
+  s.started = bool_at(j, "started");
+  s.restart_count = static_cast<int>(int_at(j, "restartCount"));
+  const nlohmann::json& state = object_at(j, "state");
+  for (const char* name : {"waiting", "running", "terminated"}) {
+    if (!field(state, name)) continue;
+    const nlohmann::json& detail = object_at(state, name);
+    s.state = name;
+    s.reason = string_at(detail, "reason");
+    s.message = string_at(detail, "message");
+    s.started_at = string_at(detail, "startedAt");
+    break;
+  }
+  s.last_terminated_reason = string_at(object_at(object_at(j, "lastState"), "terminated"), "reason");
+  return s;
+}
+
+nlohmann::json to_json(const ContainerStatus& s) {
+  nlohmann::json out = {{"name", s.name}, {"ready", s.ready}, {"restartCount", s.restart_count}};
+  put_string(out, "image", s.image);
+  if (s.started) out["started"] = true;
+  if (!s.state.empty()) {
+    nlohmann::json detail = nlohmann::json::object();
+    put_string(detail, "reason", s.reason);
+    put_string(detail, "message", s.message);
+    put_string(detail, "startedAt", s.started_at);
+    out["state"][s.state] = detail;
+  }
+  if (!s.last_terminated_reason.empty())
+    out["lastState"]["terminated"] = {{"reason", s.last_terminated_reason}};
+  return out;
+}
+
+} // namespace
+
+const Condition* Pod::condition(std::string_view type) const {
+  auto it = std::find_if(conditions.begin(), conditions.end(), [&](const Condition& c) { return c.type == type; });
+  return it == conditions.end() ? nullptr : &*it;
+}
+
+bool Pod::is_unscheduled() const { return phase == "Pending" && spec.node_name.empty(); }
+
+bool Pod::is_ready() const {
+  return !container_statuses.empty() && std::all_of(container_statuses.begin(), container_statuses.end(),
+                                                    [](const ContainerStatus& s) { return s.ready; });
+}
+
+int Pod::restarts() const {
+  auto add = [](int total, const ContainerStatus& s) { return total + s.restart_count; };
+  return std::accumulate(container_statuses.begin(), container_statuses.end(),
+                         std::accumulate(init_container_statuses.begin(), init_container_statuses.end(), 0, add),
+                         add);
+}
+
+Condition condition_from_json(const nlohmann::json& j) {
+  return {string_at(j, "type"), string_at(j, "status"), string_at(j, "reason"), string_at(j, "message"),
+          string_at(j, "lastTransitionTime")};
+}
+
+nlohmann::json to_json(const Condition& c) {
+  nlohmann::json out = {{"type", c.type}, {"status", c.status}};
+  put_string(out, "reason", c.reason);
+  put_string(out, "message", c.message);
+  put_string(out, "lastTransitionTime", c.last_transition_time);
+  return out;
+}
+
+Pod pod_from_json(const nlohmann::json& pod) {
+  Pod p;
+  p.meta = meta_from_json(object_at(pod, "metadata"));
+  p.spec = pod_spec_from_json(object_at(pod, "spec"));
+  const nlohmann::json& status = object_at(pod, "status");
+  p.phase = string_at(status, "phase");
+  p.reason = string_at(status, "reason");
+  p.nominated_node_name = string_at(status, "nominatedNodeName");
+  p.start_time = string_at(status, "startTime");
+  for (const nlohmann::json& c : array_at(status, "conditions")) p.conditions.push_back(condition_from_json(c));
+  for (const nlohmann::json& s : array_at(status, "initContainerStatuses"))
+    p.init_container_statuses.push_back(container_status_from_json(s));
+  for (const nlohmann::json& s : array_at(status, "containerStatuses"))
+    p.container_statuses.push_back(container_status_from_json(s));
+  return p;
+}
+
+nlohmann::json to_json(const Pod& p) {
+  nlohmann::json status = nlohmann::json::object();
+  put_string(status, "phase", p.phase);
+  put_string(status, "reason", p.reason);
+  put_string(status, "nominatedNodeName", p.nominated_node_name);
+  put_string(status, "startTime", p.start_time);
+  for (const Condition& c : p.conditions) status["conditions"].push_back(to_json(c));
+  for (const ContainerStatus& s : p.init_container_statuses) status["initContainerStatuses"].push_back(to_json(s));
+  for (const ContainerStatus& s : p.container_statuses) status["containerStatuses"].push_back(to_json(s));
+  return {{"apiVersion", "v1"}, {"kind", "Pod"}, {"metadata", to_json(p.meta)}, {"spec", to_json(p.spec)},
+          {"status", status}};
+}
+
+} // namespace gpuslice::model

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: Apache-2.0
+// Pod specs and templates: scheduling constraints, containers, volumes, and the effective
+// request rule of k8s.io/component-helpers/resource PodRequests.
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+#include <gpuslice/model/json_fields.hpp>
+#include <gpuslice/model/pod.hpp>
+
+#include "resources.hpp"
+
+namespace gpuslice::model {
+namespace {
+
+using namespace json_fields;
+
+Container container_from_json(const nlohmann::json& j) {
+  Container c;
+  c.name = string_at(j, "name");
+  c.image = string_at(j, "image");
+  c.command = strings_at(j, "command");
+  c.args = strings_at(j, "args");
+  c.restart_policy = string_at(j, "restartPolicy");
+  for (const nlohmann::json& env : array_at(j, "env")) {
+    EnvVar var{string_at(env, "name"), string_at(env, "value"), {}};
+    const nlohmann::json& from = object_at(env, "valueFrom");
+    if (!from.empty()) var.value_from = from.begin().key();
+    c.env.push_back(std::move(var));
+  }
+  for (const nlohmann::json& m : array_at(j, "volumeMounts"))
+    c.volume_mounts.push_back({string_at(m, "name"), string_at(m, "mountPath"), string_at(m, "subPath"),
+                               bool_at(m, "readOnly")});
+  const nlohmann::json& resources = object_at(j, "resources");
+  c.requests = resource_list_from_json(object_at(resources, "requests"));
+  c.limits = resource_list_from_json(object_at(resources, "limits"));
+  return c;
+}
+
+nlohmann::json container_json(const Container& c) {
+  nlohmann::json out = {{"name", c.name}};
+  put_string(out, "image", c.image);
+  if (!c.command.empty()) out["command"] = c.command;
+  if (!c.args.empty()) out["args"] = c.args;
+  put_string(out, "restartPolicy", c.restart_policy);
+  for (const EnvVar& var : c.env) {
+    nlohmann::json env = {{"name", var.name}};
+    put_string(env, "value", var.value);
+    // Only the kind of source is kept; what it points at is not part of the model.
+    if (!var.value_from.empty()) env["valueFrom"][var.value_from] = nlohmann::json::object();
+    out["env"].push_back(std::move(env));
+  }
+  for (const VolumeMount& m : c.volume_mounts) {
+    nlohmann::json mount = {{"name", m.name}, {"mountPath", m.mount_path}};
+    put_string(mount, "subPath", m.sub_path);
+    if (m.read_only) mount["readOnly"] = true;
+    out["volumeMounts"].push_back(std::move(mount));
+  }
+  out["resources"] = nlohmann::json::object();
+  if (!c.requests.empty()) out["resources"]["requests"] = to_json(c.requests);
+  if (!c.limits.empty()) out["resources"]["limits"] = to_json(c.limits);
+  return out;
+}
+
+Volume volume_from_json(const nlohmann::json& j) {
+  Volume v;
+  v.name = string_at(j, "name");
+  const nlohmann::json& config_map = object_at(j, "configMap");
+  v.config_map = string_at(config_map, "name");
+  for (const nlohmann::json& item : array_at(config_map, "items")) v.items.push_back(string_at(item, "key"));
+  v.host_path = string_at(object_at(j, "hostPath"), "path");
+  return v;
+}
+
+nlohmann::json volume_json(const Volume& v) {
+  nlohmann::json out = {{"name", v.name}};
+  if (!v.config_map.empty()) {
+    out["configMap"] = {{"name", v.config_map}};
+    for (const std::string& key : v.items) out["configMap"]["items"].push_back({{"key", key}, {"path", key}});
+  }
+  if (!v.host_path.empty()) out["hostPath"] = {{"path", v.host_path}};
+  return out;
+}
+
+// Every resource a container asks for: requests, plus limits for resources with no request.
+ResourceList container_requests(const Container& c) {
+  ResourceList result = c.requests;
+  for (const auto& [name, quantity] : c.limits) result.emplace(name, quantity);
+  return result;
+}
+
+void add_into(ResourceList& total, const ResourceList& more) {
+  for (const auto& [name, quantity] : more) total[name] += quantity;
+}
+
+void max_into(ResourceList& total, const ResourceList& other) {
+  for (const auto& [name, quantity] : other) {
+    Quantity& current = total[name];
+    if (quantity > current) current = quantity;
+  }
+}
+
+} // namespace
+
+Quantity Container::effective_request(std::string_view resource) const {
+  auto it = requests.find(resource);
+  if (it != requests.end()) return it->second;
+  return quantity_of(limits, resource);
+}
+
+ResourceList effective_requests(const PodSpec& spec) {
+  ResourceList sum;
+  for (const Container& c : spec.containers) add_into(sum, container_requests(c));
+  // Init containers run one at a time, but sidecars (restartPolicy Always) keep running next
+  // to everything that starts after them and next to the main containers.
+  ResourceList sidecars;
+  ResourceList init_peak;
+  for (const Container& c : spec.init_containers) {
+    ResourceList asks = container_requests(c);
+    if (c.restart_policy == "Always") {
+      add_into(sum, asks);
+      add_into(sidecars, asks);
+      asks = sidecars;
+    } else {
+      add_into(asks, sidecars);
+    }
+    max_into(init_peak, asks);
+  }
+  max_into(sum, init_peak);
+  add_into(sum, spec.overhead);
+  return sum;
+}
+
+Quantity effective_request(const PodSpec& spec, std::string_view resource) {
+  return quantity_of(effective_requests(spec), resource);
+}
+
+PodSpec pod_spec_from_json(const nlohmann::json& spec) {
+  PodSpec s;
+  s.node_name = string_at(spec, "nodeName");
+  s.scheduler_name = string_at(spec, "schedulerName");
+  if (s.scheduler_name.empty()) s.scheduler_name = "default-scheduler";
+  s.service_account = string_at(spec, "serviceAccountName");
+  s.priority_class = string_at(spec, "priorityClassName");
+  s.runtime_class = string_at(spec, "runtimeClassName");
+  s.node_selector = string_map_at(spec, "nodeSelector");
+  const nlohmann::json& node_affinity = object_at(object_at(spec, "affinity"), "nodeAffinity");
+  if (const nlohmann::json* required = field(node_affinity, "requiredDuringSchedulingIgnoredDuringExecution")) {
+    // An affinity the API would reject still constrains nothing we can judge: keep it absent.
+    Parsed<NodeSelector> parsed = parse_node_selector(*required);
+    if (parsed) s.required_affinity = std::move(*parsed.value);
+  }
+  for (const nlohmann::json& t : array_at(spec, "tolerations")) s.tolerations.push_back(toleration_from_json(t));
+  for (const nlohmann::json& c : array_at(spec, "initContainers")) s.init_containers.push_back(container_from_json(c));
+  for (const nlohmann::json& c : array_at(spec, "containers")) s.containers.push_back(container_from_json(c));
+  for (const nlohmann::json& v : array_at(spec, "volumes")) s.volumes.push_back(volume_from_json(v));
+  s.overhead = resource_list_from_json(object_at(spec, "overhead"));
+  return s;
+}
+
+nlohmann::json to_json(const PodSpec& s) {
+  nlohmann::json out = nlohmann::json::object();
+  put_string(out, "nodeName", s.node_name);
+  put_string(out, "schedulerName", s.scheduler_name);
+  put_string(out, "serviceAccountName", s.service_account);
+  put_string(out, "priorityClassName", s.priority_class);
+  put_string(out, "runtimeClassName", s.runtime_class);
+  put_map(out, "nodeSelector", s.node_selector);
+  if (s.required_affinity)
+    out["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"] =
+        node_selector_json(*s.required_affinity);
+  for (const Toleration& t : s.tolerations) out["tolerations"].push_back(to_json(t));
+  for (const Container& c : s.init_containers) out["initContainers"].push_back(container_json(c));
+  out["containers"] = nlohmann::json::array();
+  for (const Container& c : s.containers) out["containers"].push_back(container_json(c));
+  for (const Volume& v : s.volumes) out["volumes"].push_back(volume_json(v));
+  if (!s.overhead.empty()) out["overhead"] = to_json(s.overhead);
+  return out;
+}
+
+PodTemplate pod_template_from_json(const nlohmann::json& template_json) {
+  const nlohmann::json& metadata = object_at(template_json, "metadata");
+  return {string_map_at(metadata, "labels"), string_map_at(metadata, "annotations"),
+          pod_spec_from_json(object_at(template_json, "spec"))};
+}
+
+nlohmann::json to_json(const PodTemplate& pod_template) {
+  nlohmann::json metadata = nlohmann::json::object();
+  put_map(metadata, "labels", pod_template.labels);
+  put_map(metadata, "annotations", pod_template.annotations);
+  return {{"metadata", metadata}, {"spec", to_json(pod_template.spec)}};
+}
+
+ResourceList resource_list_from_json(const nlohmann::json& object) {
+  ResourceList list;
+  if (!object.is_object()) return list;
+  for (auto it = object.begin(); it != object.end(); ++it) {
+    std::optional<Quantity> q = Quantity::parse(scalar_text(it.value()));
+    if (q) list.emplace(it.key(), *q);
+  }
+  return list;
+}
+
+nlohmann::json to_json(const ResourceList& list) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [name, quantity] : list) out[name] = quantity.to_string();
+  return out;
+}
+
+} // namespace gpuslice::model
