@@ -10,6 +10,10 @@
 #include <string_view>
 #include <vector>
 
+namespace gpuslice {
+struct Snapshot;
+}
+
 namespace gpuslice::diagnose {
 
 // ---------------------------------------------------------------------------------------
@@ -240,5 +244,68 @@ struct KarpenterMessage {
 // Parses Karpenter's "Failed to schedule pod, …" (and log bodies "incompatible with
 // nodepool …"), "Could not schedule pod, …", and Nominated messages; nullopt otherwise.
 std::optional<KarpenterMessage> parse_karpenter_message(std::string_view text);
+
+// ---------------------------------------------------------------------------------------
+// Diagnosis: what analyze() returns
+// ---------------------------------------------------------------------------------------
+
+// One GPU node's capacity (DESIGN §4.3 "nodes"). Slots are what the scheduler counts:
+// physical GPUs × replicas when time-sliced.
+struct NodeInventory {
+  std::string name;
+  std::string instance_type;
+  std::string gpu_product;      // GFD label, else the instance catalog's model
+  std::string resource;         // the GPU resource it advertises most of ("" = none)
+  int physical_gpus = 0;
+  int replicas = 1;             // time-slicing replicas per GPU (1 = not shared)
+  long long allocatable = 0;    // GPU slots in allocatable (all GPU resources)
+  long long requested = 0;      // GPU slots requested by pods bound to it
+  long long free = 0;           // allocatable - requested, never negative
+  int memory_mib = 0;           // per physical GPU; 0 unknown
+  bool ready = true;
+  bool schedulable = true;      // not cordoned
+  std::vector<std::string> taints;  // "key=value:Effect"
+};
+
+// What the scheduler said about a pending pod.
+struct SchedulerVerdict {
+  std::string source;     // "condition" (PodScheduled message) | "event" | "" (nothing seen)
+  std::string scheduler;  // schedulerName / event component
+  std::string message;    // verbatim
+  std::optional<SchedulerMessage> parsed;
+};
+
+// What cluster-autoscaler (or Karpenter) said about a pending pod.
+struct ScalerVerdict {
+  std::string verdict;  // "NotTriggerScaleUp" | "TriggeredScaleUp" | "FailedScheduling" (karpenter) | ""
+  std::string component;  // "cluster-autoscaler" | "karpenter"
+  std::string message;
+  std::optional<AutoscalerMessage> autoscaler;
+  std::optional<KarpenterMessage> karpenter;
+};
+
+struct PendingPod {
+  std::string ns;
+  std::string name;
+  std::string resource;      // the GPU resource it requests most of
+  long long gpu_request = 0; // of that resource
+  SchedulerVerdict scheduler;
+  ScalerVerdict scaler;
+};
+
+struct Diagnosis {
+  std::vector<NodeInventory> nodes;        // GPU nodes, by name
+  std::vector<PendingPod> pending_pods;    // unscheduled pods requesting a GPU, by ns/name
+  std::vector<Finding> findings;           // worst severity first, then by code
+  std::vector<std::string> notes;          // sources not read, assumptions made
+};
+
+struct AnalyzeOptions {
+  int replicas = 0;  // the --replicas to recommend; 0 = work it out from demand
+};
+
+// Runs every analyzer over the snapshot. Pure; never throws on odd cluster data (a value it
+// cannot read becomes a note).
+Diagnosis analyze(const Snapshot& snapshot, const AnalyzeOptions& options = {});
 
 } // namespace gpuslice::diagnose

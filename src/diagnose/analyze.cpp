@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: Apache-2.0
+// Runs every analyzer over one Context and orders the findings: worst severity first, then
+// by code, so the first line a paged SRE reads is the most pressing one.
+#include <algorithm>
+
+#include <gpuslice/snapshot.hpp>
+
+#include "analyzers.hpp"
+
+namespace gpuslice::diagnose {
+
+Diagnosis analyze(const Snapshot& snapshot, const AnalyzeOptions& options) {
+  const Context ctx = make_context(snapshot, options);
+  Diagnosis d;
+  for (const GpuNode& n : ctx.gpu_nodes) d.nodes.push_back(n.inventory);
+  for (const PendingGpuPod& p : ctx.pending) d.pending_pods.push_back(p.view);
+  d.notes = snapshot.meta.notes;
+  if (ctx.gpu_nodes.empty()) {
+    d.notes.push_back("no GPU nodes found (no GPU capacity, GPU instance type or GPU label on any node)");
+  }
+
+  for (auto* analyzer : {find_scheduling, find_autoscaler, find_sharing, find_device_plugin, find_nodes,
+                         find_workloads, find_observability}) {
+    analyzer(ctx, d.findings);
+  }
+  std::stable_sort(d.findings.begin(), d.findings.end(), [](const Finding& a, const Finding& b) {
+    return a.severity != b.severity ? a.severity < b.severity : a.code < b.code;
+  });
+  return d;
+}
+
+} // namespace gpuslice::diagnose

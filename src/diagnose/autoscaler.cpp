@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: Apache-2.0
+// GS2xx: why the cluster-autoscaler (or Karpenter) does not add GPU nodes, from its
+// NotTriggerScaleUp reasons (counts are node groups), its status ConfigMap and its events.
+// The fixes live outside the cluster (node group sizes, ASG template tags).
+#include <algorithm>
+#include <functional>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "analyzers.hpp"
+
+namespace gpuslice::diagnose {
+
+namespace {
+
+constexpr std::string_view k_template_tag = "k8s.io/cluster-autoscaler/node-template";
+
+// One NotTriggerScaleUp (or Karpenter) verdict and the pod it is about.
+struct Verdict {
+  const PendingGpuPod* pod;
+  std::vector<Reason> reasons;
+};
+
+std::vector<Verdict> scale_up_refusals(const Context& ctx) {
+  std::vector<Verdict> out;
+  for (const PendingGpuPod& p : ctx.pending) {
+    const ScalerVerdict& s = p.view.scaler;
+    if (s.autoscaler && s.autoscaler->kind == AutoscalerEventKind::not_triggered) {
+      out.push_back({&p, s.autoscaler->reasons});
+    } else if (s.karpenter && !s.karpenter->nominated) {
+      Verdict v{&p, {}};
+      for (const KarpenterError& e : s.karpenter->errors) v.reasons.push_back(e.reason);
+      out.push_back(std::move(v));
+    }
+  }
+  return out;
+}
+
+std::optional<AutoscalerStatus> status_map(const Context& ctx) {
+  if (!ctx.snapshot.autoscaler_status) return std::nullopt;
+  return parse_autoscaler_status(ctx.snapshot.autoscaler_status->text).value;
+}
+
+std::string status_namespace(const Context& ctx) {
+  return ctx.snapshot.autoscaler_status && !ctx.snapshot.autoscaler_status->ns.empty()
+             ? ctx.snapshot.autoscaler_status->ns : std::string("kube-system");
+}
+
+std::string describe_status_command(const Context& ctx) {
+  return fmt::format("kubectl -n {} describe configmap cluster-autoscaler-status", status_namespace(ctx));
+}
+
+std::string tag_command(std::string_view key, std::string_view value) {
+  return fmt::format("aws autoscaling create-or-update-tags --tags ResourceId=<gpu-node-group-asg>,"
+                     "ResourceType=auto-scaling-group,Key={}/{},Value={},PropagateAtLaunch=false",
+                     k_template_tag, key, value);
+}
+
+// Reasons of one kind across the verdicts, as a finding skeleton; nullopt when none.
+std::optional<Finding> refusal_finding(const std::vector<Verdict>& verdicts, FindingCode code,
+                                       const std::function<bool(const Reason&)>& match, std::string_view what) {
+  Finding f = make_finding(code, "");
+  std::set<std::string> quoted;
+  for (const Verdict& v : verdicts) {
+    if (!std::any_of(v.reasons.begin(), v.reasons.end(), match)) continue;
+    f.objects.push_back(object_ref("Pod", v.pod->pod->meta));
+    if (quoted.size() < 3 && quoted.insert(v.pod->view.scaler.message).second) {
+      f.evidence.push_back(fmt::format("{} on {}: \"{}\"", v.pod->view.scaler.component,
+                                       qualified(v.pod->pod->meta), v.pod->view.scaler.message));
+    }
+  }
+  if (f.objects.empty()) return std::nullopt;
+  f.summary = fmt::format("{} for {} pending GPU pod(s)", what, f.objects.size());
+  return f;
+}
+
+bool is_max_size(const Reason& r) {
+  return r.kind == ReasonKind::max_node_group_size || r.kind == ReasonKind::max_total_nodes ||
+         r.kind == ReasonKind::resource_limit;
+}
+
+void max_size_reached(const Context& ctx, const std::vector<Verdict>& verdicts, std::vector<Finding>& out) {
+  std::optional<Finding> f = refusal_finding(verdicts, FindingCode::GS200, is_max_size,
+                                             "the autoscaler cannot add nodes: node groups are at their max size");
+  if (!f) return;
+  std::vector<const NodeGroupStatus*> at_max;
+  const std::optional<AutoscalerStatus> status = status_map(ctx);
+  if (status) {
+    for (const NodeGroupStatus& g : status->node_groups) {
+      if (g.max_size > 0 && g.cloud_provider_target >= g.max_size) at_max.push_back(&g);
+    }
+  }
+  for (const NodeGroupStatus* g : at_max) {
+    f->evidence.push_back(fmt::format("node group {}: target {} = maxSize {}", g->name, g->cloud_provider_target, g->max_size));
+  }
+  const bool karpenter = std::any_of(verdicts.begin(), verdicts.end(), [](const Verdict& v) {
+    return v.pod->view.scaler.component == "karpenter";
+  });
+  if (at_max.size() == 1) {
+    f->remedy = {"Raise the GPU node group's maximum size (or enable time-slicing so existing GPUs take more pods).",
+                 fmt::format("aws autoscaling update-auto-scaling-group --auto-scaling-group-name {} --max-size {}",
+                             at_max.front()->name, at_max.front()->max_size + static_cast<int>(ctx.pending.size()))};
+  } else if (karpenter) {
+    f->remedy = {"Raise the NodePool's limits (spec.limits, e.g. nvidia.com/gpu).", "kubectl edit nodepools"};
+  } else {
+    f->remedy = {"Raise the maximum size of the GPU node group (ASG / managed node group), or enable time-slicing "
+                 "so the existing GPUs take more pods; the status map names the groups.",
+                 describe_status_command(ctx)};
+  }
+  out.push_back(std::move(*f));
+}
+
+void group_selector_mismatch(const Context& ctx, const std::vector<Verdict>& verdicts, std::vector<Finding>& out) {
+  std::optional<Finding> f = refusal_finding(
+      verdicts, FindingCode::GS201, [](const Reason& r) { return r.kind == ReasonKind::selector_mismatch; },
+      "node group templates don't match the pod's node affinity/selector");
+  if (!f) return;
+  (void)ctx;
+  const PendingGpuPod* first = nullptr;
+  for (const Verdict& v : verdicts) {
+    if (!v.pod->pod->spec.node_selector.empty()) first = v.pod;
+  }
+  if (first) {
+    const auto& [key, value] = *first->pod->spec.node_selector.begin();
+    f->remedy = {fmt::format("If a GPU node group should take these pods, give its template the label {}={} (needed "
+                             "to scale from zero).", key, value),
+                 tag_command("label/" + key, value)};
+  } else {
+    f->remedy = {"Normal for CPU node groups; if a GPU group is among them, tag its template with the labels the "
+                 "pod's affinity selects.", describe_status_command(ctx)};
+  }
+  out.push_back(std::move(*f));
+}
+
+void template_lacks_gpu(const Context& ctx, const std::vector<Verdict>& verdicts, std::vector<Finding>& out) {
+  std::optional<Finding> f = refusal_finding(
+      verdicts, FindingCode::GS202,
+      [](const Reason& r) { return r.kind == ReasonKind::insufficient_resource && model::is_gpu_resource(r.resource); },
+      "node group templates have no GPU");
+  if (!f) return;
+  int per_node = 1;
+  std::string resource = std::string(model::k_gpu_resource);
+  for (const GpuNode& n : ctx.gpu_nodes) {
+    if (n.gpus.physical > 0) per_node = n.gpus.physical * n.gpus.replicas;
+    if (!n.inventory.resource.empty()) resource = n.inventory.resource;
+  }
+  f->evidence.push_back("a group at 0 nodes is simulated from its template; without the resources tag (or after "
+                        "caching a node sampled before its device plugin registered) it has no GPU");
+  f->remedy = {fmt::format("Tag the GPU node group's template with its {} count, then restart cluster-autoscaler to "
+                           "drop its cached template.", resource),
+               tag_command("resources/" + resource, std::to_string(per_node))};
+  out.push_back(std::move(*f));
+}
+
+void backoff(const Context& ctx, const std::vector<Verdict>& verdicts, std::vector<Finding>& out) {
+  std::optional<Finding> f = refusal_finding(
+      verdicts, FindingCode::GS203,
+      [](const Reason& r) { return r.kind == ReasonKind::backoff || r.kind == ReasonKind::group_not_ready; },
+      "node groups are in backoff or not ready for scale-up");
+  if (!f) f = make_finding(FindingCode::GS203, "");
+  if (const std::optional<AutoscalerStatus> status = status_map(ctx)) {
+    for (const NodeGroupStatus& g : status->node_groups) {
+      if (g.scale_up != "Backoff" && g.scale_up != "Unhealthy" && g.health != "Unhealthy") continue;
+      f->evidence.push_back(fmt::format("node group {}: health {}, scale-up {}{}", g.name, g.health, g.scale_up,
+                                        g.backoff_error_code.empty() ? std::string{}
+                                            : fmt::format(" ({}: {})", g.backoff_error_code, g.backoff_error_message)));
+    }
+  }
+  for (const model::Event& e : ctx.snapshot.events) {
+    if (e.regarding.kind != "ConfigMap") continue;
+    const auto parsed = parse_autoscaler_message(e.message);
+    if (parsed && (parsed->kind == AutoscalerEventKind::scale_up_failed ||
+                   parsed->kind == AutoscalerEventKind::scale_up_timed_out)) {
+      f->evidence.push_back(fmt::format("{}: \"{}\"", e.reason, e.message));
+    }
+  }
+  if (f->evidence.empty()) return;
+  if (f->summary.empty()) f->summary = "cluster-autoscaler reports failed or backed-off scale-ups";
+  f->remedy = {"Scale-ups failed (capacity, quota or nodes not registering): fix the cloud-side error, or add "
+               "instance types / zones to the GPU node group.", describe_status_command(ctx)};
+  out.push_back(std::move(*f));
+}
+
+void blind_to_replicas(const Context& ctx, std::vector<Finding>& out) {
+  if (!ctx.autoscaler_present || !ctx.time_slicing_on()) return;
+  const GpuNode* shared = nullptr;
+  for (const GpuNode& n : ctx.gpu_nodes) {
+    if (n.gpus.replicas > 1 && !shared) shared = &n;
+  }
+  Finding f = make_finding(FindingCode::GS204,
+                           fmt::format("time-slicing gives {} slots per GPU, but cluster-autoscaler templates count "
+                                       "physical GPUs", shared->gpus.replicas));
+  f.objects.push_back(object_ref("Node", shared->node->meta));
+  f.evidence.push_back(fmt::format("node {}: {} GPU(s) × {} replicas = {} slots", shared->node->name(),
+                                   shared->gpus.physical, shared->gpus.replicas, shared->inventory.allocatable));
+  f.evidence.push_back("for a group at 0 nodes CA builds the node from the instance table (physical GPUs) unless "
+                       "the group carries a resources tag");
+  f.remedy = {"Tag the GPU node groups with the shared slot count so scale-from-zero estimates match.",
+              tag_command("resources/" + shared->inventory.resource,
+                          std::to_string(shared->gpus.physical * shared->gpus.replicas))};
+  out.push_back(std::move(f));
+}
+
+} // namespace
+
+void find_autoscaler(const Context& ctx, std::vector<Finding>& out) {
+  const std::vector<Verdict> verdicts = scale_up_refusals(ctx);
+  max_size_reached(ctx, verdicts, out);
+  group_selector_mismatch(ctx, verdicts, out);
+  template_lacks_gpu(ctx, verdicts, out);
+  backoff(ctx, verdicts, out);
+  blind_to_replicas(ctx, out);
+}
+
+} // namespace gpuslice::diagnose

@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "context.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include <fmt/format.h>
+
+namespace gpuslice::diagnose {
+
+namespace {
+
+bool contains(std::string_view text, std::string_view part) {
+  return text.find(part) != std::string_view::npos;
+}
+
+bool contains_nocase(std::string_view text, std::string_view part) {
+  const auto it = std::search(text.begin(), text.end(), part.begin(), part.end(), [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+  });
+  return it != text.end();
+}
+
+// Recognises GPU add-ons by name, container name, command and image. The device plugin, GFD
+// and MPS daemon share one image (nvidia.md §2.3), so the narrower kinds are tested first.
+std::optional<AddonKind> addon_kind(const model::DaemonSet& ds) {
+  std::vector<const model::Container*> containers;
+  for (const auto& c : ds.pod_template.spec.containers) containers.push_back(&c);
+  for (const auto& c : ds.pod_template.spec.init_containers) containers.push_back(&c);
+  auto any = [&](auto pred) { return std::any_of(containers.begin(), containers.end(), pred); };
+  const std::string& name = ds.meta.name;
+  auto runs = [](const model::Container* c, std::string_view program) {
+    return (!c->command.empty() && c->command.front() == program) || contains(c->name, program);
+  };
+  if (contains(name, "gpu-feature-discovery") ||
+      any([&](const model::Container* c) { return runs(c, "gpu-feature-discovery") || contains(c->image, "gpu-feature-discovery"); })) {
+    return AddonKind::feature_discovery;
+  }
+  if (contains(name, "dcgm-exporter") || any([](const model::Container* c) { return contains(c->image, "dcgm-exporter"); })) {
+    return AddonKind::dcgm_exporter;
+  }
+  if (contains(name, "mps-control-daemon")) return AddonKind::mps_daemon;
+  if (any([&](const model::Container* c) {
+        return runs(c, "nvidia-device-plugin") || contains(c->image, "k8s-device-plugin");
+      })) {
+    return AddonKind::device_plugin;
+  }
+  return std::nullopt;
+}
+
+bool owned_by(const model::Pod& pod, std::string_view kind, const model::ObjectMeta& owner) {
+  if (pod.meta.ns != owner.ns) return false;
+  const model::OwnerReference* ref = pod.meta.controller();
+  return ref && ref->kind == kind && ref->name == owner.name;
+}
+
+// Events about one pod of a given reason set; the most recent one.
+const model::Event* latest_event(const Snapshot& snapshot, const model::Pod& pod,
+                                 std::initializer_list<std::string_view> reasons,
+                                 bool karpenter) {
+  const model::Event* best = nullptr;
+  for (const model::Event& e : snapshot.events) {
+    if (e.regarding.kind != "Pod" || e.regarding.ns != pod.meta.ns || e.regarding.name != pod.meta.name) continue;
+    if (!e.regarding.uid.empty() && !pod.meta.uid.empty() && e.regarding.uid != pod.meta.uid) continue;
+    if (std::find(reasons.begin(), reasons.end(), e.reason) == reasons.end()) continue;
+    if ((e.component() == "karpenter") != karpenter) continue;
+    if (!best || e.last_seen() > best->last_seen()) best = &e;
+  }
+  return best;
+}
+
+SchedulerVerdict scheduler_verdict(const Snapshot& snapshot, const model::Pod& pod) {
+  SchedulerVerdict v;
+  v.scheduler = pod.spec.scheduler_name.empty() ? "default-scheduler" : pod.spec.scheduler_name;
+  // The condition carries the full, latest message; events are cut at 1024 characters and
+  // frozen at the first note of an events/v1 series (scheduling.md §1.5).
+  const model::Condition* c = pod.condition("PodScheduled");
+  if (c && c->status == "False" && !c->message.empty()) {
+    v.source = "condition";
+    v.message = c->message;
+  } else if (const model::Event* e = latest_event(snapshot, pod, {"FailedScheduling"}, false)) {
+    v.source = "event";
+    v.message = e->message;
+    if (!e->component().empty()) v.scheduler = e->component();
+  }
+  if (!v.message.empty()) v.parsed = parse_scheduler_message(v.message);
+  return v;
+}
+
+ScalerVerdict scaler_verdict(const Snapshot& snapshot, const model::Pod& pod) {
+  ScalerVerdict v;
+  if (const model::Event* e = latest_event(snapshot, pod, {"NotTriggerScaleUp", "TriggeredScaleUp"}, false)) {
+    v.verdict = e->reason;
+    v.component = e->component().empty() ? "cluster-autoscaler" : e->component();
+    v.message = e->message;
+    v.autoscaler = parse_autoscaler_message(e->message);
+  } else if (const model::Event* k = latest_event(snapshot, pod, {"FailedScheduling", "Nominated"}, true)) {
+    v.verdict = k->reason;
+    v.component = "karpenter";
+    v.message = k->message;
+    v.karpenter = parse_karpenter_message(k->message);
+  }
+  return v;
+}
+
+NodeInventory inventory_of(const model::Node& node, const model::NodeGpus& gpus,
+                           const std::vector<const model::Pod*>& bound) {
+  NodeInventory inv;
+  inv.name = node.name();
+  inv.instance_type = std::string(node.instance_type());
+  inv.gpu_product = gpus.product;
+  inv.physical_gpus = gpus.physical;
+  inv.replicas = gpus.replicas;
+  inv.allocatable = gpus.advertised;
+  inv.memory_mib = gpus.memory_mib;
+  inv.ready = node.ready().value_or(false);
+  inv.schedulable = !node.unschedulable;
+  long long most = 0;
+  for (const auto& [resource, quantity] : node.allocatable) {
+    if (model::is_gpu_resource(resource) && quantity.value() > most) {
+      most = quantity.value();
+      inv.resource = resource;
+    }
+  }
+  for (const model::Pod* pod : bound) {
+    if (pod->spec.node_name == node.name()) inv.requested += model::gpu_units(model::effective_requests(pod->spec));
+  }
+  inv.free = std::max(0LL, inv.allocatable - inv.requested);
+  for (const model::Taint& t : node.taints) inv.taints.push_back(model::to_string(t));
+  return inv;
+}
+
+// A ConfigMap value that could be a device-plugin config (cheap test before parsing).
+bool looks_like_plugin_config(std::string_view value) {
+  return contains_nocase(value, "timeslicing") || contains(value, "sharing") ||
+         (contains(value, "replicas") && contains(value, "nvidia.com/"));
+}
+
+// The plugin reads a config only as a file named by CONFIG_FILE or --config-file; a mounted
+// (or envFrom) ConfigMap without that is ignored (NVIDIA/k8s-device-plugin#615).
+bool reads_config_file(const model::DaemonSet& ds) {
+  return std::any_of(ds.pod_template.spec.containers.begin(), ds.pod_template.spec.containers.end(),
+                     [](const model::Container& c) {
+                       const bool env = std::any_of(c.env.begin(), c.env.end(), [](const model::EnvVar& e) {
+                         return e.name == "CONFIG_FILE" && !e.value.empty();
+                       });
+                       const bool arg = std::any_of(c.args.begin(), c.args.end(), [](const std::string& a) {
+                         return a.starts_with("--config-file");
+                       });
+                       return env || arg;
+                     });
+}
+
+bool mounts_configmap(const model::DaemonSet& ds, const model::ConfigMap& cm) {
+  if (ds.meta.ns != cm.meta.ns || !reads_config_file(ds)) return false;
+  return std::any_of(ds.pod_template.spec.volumes.begin(), ds.pod_template.spec.volumes.end(),
+                     [&](const model::Volume& v) { return v.config_map == cm.meta.name; });
+}
+
+} // namespace
+
+const GpuNode* Context::gpu_node(std::string_view name) const {
+  for (const GpuNode& n : gpu_nodes) {
+    if (n.node->name() == name) return &n;
+  }
+  return nullptr;
+}
+
+std::vector<const Addon*> Context::addons_of(AddonKind kind) const {
+  std::vector<const Addon*> out;
+  for (const Addon& a : addons) {
+    if (a.kind == kind) out.push_back(&a);
+  }
+  return out;
+}
+
+bool Context::time_slicing_on() const {
+  return std::any_of(gpu_nodes.begin(), gpu_nodes.end(),
+                     [](const GpuNode& n) { return n.gpus.replicas > 1; });
+}
+
+const model::Workload* Context::owner_workload(const model::Pod& pod) const {
+  for (const auto* list : {&snapshot.deployments, &snapshot.statefulsets}) {
+    for (const model::Workload& w : *list) {
+      if (w.meta.ns == pod.meta.ns && w.selector && !w.selector->requirements.empty() &&
+          model::selector_matches(*w.selector, pod.meta.labels)) {
+        return &w;
+      }
+    }
+  }
+  return nullptr;
+}
+
+Context make_context(const Snapshot& snapshot, const AnalyzeOptions& options) {
+  Context ctx{snapshot, options, {}, {}, {}, {}, {}, false};
+  for (const model::Pod& pod : snapshot.pods) {
+    if (!pod.spec.node_name.empty() && pod.phase != "Succeeded" && pod.phase != "Failed") {
+      ctx.bound_pods.push_back(&pod);
+    }
+  }
+  for (const model::Node& node : snapshot.nodes) {
+    if (!model::is_gpu_node(node)) continue;
+    GpuNode g{&node, model::describe_node_gpus(node), {}};
+    g.inventory = inventory_of(node, g.gpus, ctx.bound_pods);
+    ctx.gpu_nodes.push_back(std::move(g));
+  }
+  std::sort(ctx.gpu_nodes.begin(), ctx.gpu_nodes.end(),
+            [](const GpuNode& a, const GpuNode& b) { return a.node->name() < b.node->name(); });
+
+  for (const model::Pod& pod : snapshot.pods) {
+    if (!pod.is_unscheduled()) continue;
+    auto [resource, request] = main_gpu_request(pod.spec);
+    if (request <= 0) continue;
+    PendingGpuPod p{&pod, {}};
+    p.view.ns = pod.meta.ns;
+    p.view.name = pod.meta.name;
+    p.view.resource = resource;
+    p.view.gpu_request = request;
+    p.view.scheduler = scheduler_verdict(snapshot, pod);
+    p.view.scaler = scaler_verdict(snapshot, pod);
+    ctx.pending.push_back(std::move(p));
+  }
+  std::sort(ctx.pending.begin(), ctx.pending.end(), [](const PendingGpuPod& a, const PendingGpuPod& b) {
+    return std::tie(a.view.ns, a.view.name) < std::tie(b.view.ns, b.view.name);
+  });
+
+  for (const model::DaemonSet& ds : snapshot.daemonsets) {
+    const std::optional<AddonKind> kind = addon_kind(ds);
+    if (!kind) continue;
+    Addon a{&ds, *kind, false, {}};
+    const model::OwnerReference* owner = ds.meta.controller();
+    a.operator_managed = owner && owner->kind == "ClusterPolicy";
+    for (const model::Pod& pod : snapshot.pods) {
+      if (owned_by(pod, "DaemonSet", ds.meta)) a.pods.push_back(&pod);
+    }
+    ctx.addons.push_back(std::move(a));
+  }
+
+  for (const model::ConfigMap& cm : snapshot.configmaps) {
+    bool used = std::any_of(ctx.addons.begin(), ctx.addons.end(), [&](const Addon& a) {
+      return a.kind == AddonKind::device_plugin && mounts_configmap(*a.daemonset, cm);
+    });
+    used = used || std::any_of(snapshot.cluster_policies.begin(), snapshot.cluster_policies.end(),
+                               [&](const model::ClusterPolicy& p) { return p.config_name == cm.meta.name; });
+    for (const auto& [key, value] : cm.data) {
+      if (!looks_like_plugin_config(value)) continue;
+      ctx.sharing_configs.push_back({&cm, key, check_time_slicing_config(value), used});
+    }
+  }
+
+  ctx.autoscaler_present = snapshot.autoscaler_status.has_value() ||
+                           std::any_of(snapshot.events.begin(), snapshot.events.end(), [](const model::Event& e) {
+                             return e.component() == "cluster-autoscaler";
+                           });
+  return ctx;
+}
+
+bool selector_admits(const model::PodSpec& spec, const model::Node& node) {
+  if (!model::node_labels_match(spec.node_selector, node.meta.labels)) return false;
+  return !spec.required_affinity ||
+         model::node_selector_matches(*spec.required_affinity, node.name(), node.meta.labels);
+}
+
+std::vector<model::Taint> blocking_taints(const model::PodSpec& spec, const model::Node& node) {
+  return model::untolerated_taints(spec.tolerations, node.taints);
+}
+
+std::pair<std::string, long long> main_gpu_request(const model::PodSpec& spec) {
+  std::pair<std::string, long long> best{"", 0};
+  for (const auto& [resource, quantity] : model::effective_requests(spec)) {
+    if (model::is_gpu_resource(resource) && quantity.value() > best.second) best = {resource, quantity.value()};
+  }
+  return best;
+}
+
+std::string qualified(const model::ObjectMeta& meta) {
+  return meta.ns.empty() ? meta.name : fmt::format("{}/{}", meta.ns, meta.name);
+}
+
+std::string name_list(const std::vector<std::string>& names, std::size_t limit) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size() && i < limit; ++i) {
+    if (i > 0) out += ", ";
+    out += names[i];
+  }
+  if (names.size() > limit) out += fmt::format(" and {} more", names.size() - limit);
+  return out;
+}
+
+std::string toleration_patch_command(std::string_view kind, const model::ObjectMeta& meta,
+                                     const model::PodSpec& spec, std::string_view key) {
+  const std::string value = fmt::format(R"({{"key":"{}","operator":"Exists","effect":"NoSchedule"}})", key);
+  // JSON-patch "add" to ".../tolerations/-" needs the list to exist; otherwise add the list.
+  const std::string op = !spec.tolerations.empty()
+      ? fmt::format(R"([{{"op":"add","path":"/spec/template/spec/tolerations/-","value":{}}}])", value)
+      : fmt::format(R"([{{"op":"add","path":"/spec/template/spec/tolerations","value":[{}]}}])", value);
+  return fmt::format("kubectl -n {} patch {} {} --type json -p '{}'", meta.ns, kind, meta.name, op);
+}
+
+std::string toleration_patch_command(const model::Workload& workload, std::string_view key) {
+  std::string kind = workload.kind.empty() ? "deployment" : workload.kind;
+  for (char& c : kind) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return toleration_patch_command(kind, workload.meta, workload.pod_template.spec, key);
+}
+
+std::string apply_command(int replicas) {
+  return fmt::format("kubectl gpuslice apply --replicas {}", replicas);
+}
+
+bool is_system_taint(const model::Taint& taint) {
+  return taint.key.starts_with("node.kubernetes.io/") || taint.key.starts_with("node.cloudprovider.kubernetes.io/");
+}
+
+bool has_host_device_plugin(const model::Node& node) {
+  return contains_nocase(node.os_image, "bottlerocket");
+}
+
+ObjectRef object_ref(std::string_view kind, const model::ObjectMeta& meta) {
+  return {std::string(kind), meta.ns, meta.name};
+}
+
+} // namespace gpuslice::diagnose

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: Apache-2.0
+// What every analyzer reads, worked out once from the Snapshot: GPU nodes with their
+// inventory, pending GPU pods with the verdicts about them, bound pods, and the GPU add-ons
+// (device plugin, GFD, DCGM exporter) recognised among the DaemonSets.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <gpuslice/diagnose.hpp>
+#include <gpuslice/model.hpp>
+#include <gpuslice/snapshot.hpp>
+#include <gpuslice/timeslicing.hpp>
+
+namespace gpuslice::diagnose {
+
+struct GpuNode {
+  const model::Node* node = nullptr;
+  model::NodeGpus gpus;
+  NodeInventory inventory;
+};
+
+struct PendingGpuPod {
+  const model::Pod* pod = nullptr;
+  PendingPod view;
+};
+
+enum class AddonKind { device_plugin, feature_discovery, dcgm_exporter, mps_daemon };
+
+// A GPU add-on DaemonSet and its pods in the snapshot.
+struct Addon {
+  const model::DaemonSet* daemonset = nullptr;
+  AddonKind kind = AddonKind::device_plugin;
+  bool operator_managed = false;  // controller owner is a GPU Operator ClusterPolicy
+  std::vector<const model::Pod*> pods;
+};
+
+// A device-plugin config the cluster holds: which ConfigMap key, and how it checks out.
+struct SharingConfigSource {
+  const model::ConfigMap* configmap = nullptr;
+  std::string key;
+  ConfigCheck check;
+  bool used = false;  // mounted by a device plugin DaemonSet or named by a ClusterPolicy
+};
+
+struct Context {
+  const Snapshot& snapshot;
+  AnalyzeOptions options;
+  std::vector<GpuNode> gpu_nodes;
+  std::vector<PendingGpuPod> pending;
+  std::vector<const model::Pod*> bound_pods;  // on a node and not finished
+  std::vector<Addon> addons;
+  std::vector<SharingConfigSource> sharing_configs;
+  bool autoscaler_present = false;  // CA status map or CA events seen
+
+  const GpuNode* gpu_node(std::string_view name) const;
+  std::vector<const Addon*> addons_of(AddonKind kind) const;
+  // Some GPU node advertises more than one slot per physical GPU.
+  bool time_slicing_on() const;
+  // The Deployment/StatefulSet in the pod's namespace whose selector matches its labels.
+  const model::Workload* owner_workload(const model::Pod& pod) const;
+};
+
+Context make_context(const Snapshot& snapshot, const AnalyzeOptions& options);
+
+// ----- placement, as the scheduler's filters judge it -----------------------------------
+
+// nodeSelector and required node affinity admit the node.
+bool selector_admits(const model::PodSpec& spec, const model::Node& node);
+// The taints of node that block spec (NoSchedule/NoExecute, untolerated).
+std::vector<model::Taint> blocking_taints(const model::PodSpec& spec, const model::Node& node);
+// The GPU resource spec requests most of ("" if none) and how much.
+std::pair<std::string, long long> main_gpu_request(const model::PodSpec& spec);
+
+// ----- text for evidence and remedies -----------------------------------------------------
+
+// "ns/name"
+std::string qualified(const model::ObjectMeta& meta);
+// Names joined with ", ", at most `limit` then "and N more".
+std::string name_list(const std::vector<std::string>& names, std::size_t limit = 5);
+// A kubectl patch that appends a toleration of key (operator Exists, effect NoSchedule) to the
+// pod template of a workload or DaemonSet (kind as kubectl spells it: "deployment", …).
+std::string toleration_patch_command(std::string_view kind, const model::ObjectMeta& meta,
+                                     const model::PodSpec& spec, std::string_view key);
+// The same for a Deployment/StatefulSet view.
+std::string toleration_patch_command(const model::Workload& workload, std::string_view key);
+// "kubectl gpuslice apply --replicas N"
+std::string apply_command(int replicas);
+// A taint that only the node lifecycle sets (node.kubernetes.io/…): a node state, not a GPU policy.
+bool is_system_taint(const model::Taint& taint);
+// The node runs Bottlerocket, whose NVIDIA variants run the device plugin on the host.
+bool has_host_device_plugin(const model::Node& node);
+ObjectRef object_ref(std::string_view kind, const model::ObjectMeta& meta);
+
+} // namespace gpuslice::diagnose
