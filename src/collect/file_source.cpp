@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: Apache-2.0
+// diagnose --from-file: JSON (one object, a List, or an array of objects) or multi-document
+// YAML, one or several files merged into one Snapshot.
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <gpuslice/collect.hpp>
+#include <gpuslice/error.hpp>
+
+#include "merge.hpp"
+#include "yaml_json.hpp"
+
+namespace gpuslice::collect {
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError(fmt::format("{}: cannot open file (missing or not readable)", path));
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) throw UsageError(fmt::format("{}: cannot read file", path));
+  return buffer.str();
+}
+
+// JSON starts with '{' or '['; anything else is read as YAML (of which JSON is a subset, but
+// the JSON parser gives better errors for JSON).
+bool looks_like_json(std::string_view text) {
+  std::size_t first = text.find_first_not_of(" \t\r\n");
+  return first != std::string_view::npos && (text[first] == '{' || text[first] == '[');
+}
+
+std::vector<nlohmann::json> parse_json(std::string_view text, const std::string& origin) {
+  nlohmann::json value;
+  try {
+    value = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    std::string what = e.what();
+    bool truncated = what.find("unexpected end of input") != std::string::npos;
+    throw UsageError(fmt::format("{}: {} JSON at byte {}", origin, truncated ? "truncated" : "invalid", e.byte));
+  }
+  std::vector<nlohmann::json> documents;
+  if (!value.is_array()) {
+    documents.push_back(std::move(value));
+    return documents;
+  }
+  // Moved, not copied: a copy recurses and a hostile nesting depth would overflow the stack.
+  for (nlohmann::json& element : value) documents.push_back(std::move(element));
+  return documents;
+}
+
+} // namespace
+
+void merge_text(Snapshot& snapshot, std::string_view text, const std::string& origin) {
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
+    throw UsageError(fmt::format("{}: empty file", origin));
+  std::vector<nlohmann::json> documents =
+      looks_like_json(text) ? parse_json(text, origin) : parse_yaml_documents(text, origin);
+  merge_documents(snapshot, documents, origin);
+}
+
+Snapshot load_snapshot_files(const std::vector<std::string>& paths) {
+  if (paths.empty()) throw UsageError("--from-file: no file given");
+  Snapshot snapshot;
+  for (const std::string& path : paths) merge_text(snapshot, read_file(path), path);
+  return snapshot;
+}
+
+} // namespace gpuslice::collect

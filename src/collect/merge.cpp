@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: Apache-2.0
+// Merging API objects (single, List, <Kind>List, our snapshot) into a Snapshot. The same
+// object read twice (two overlapping files) replaces the earlier copy instead of doubling.
+#include <map>
+#include <set>
+#include <tuple>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <gpuslice/collect.hpp>
+#include <gpuslice/error.hpp>
+#include <gpuslice/model/json_fields.hpp>
+
+#include "merge.hpp"
+
+namespace gpuslice::collect {
+namespace {
+
+using namespace model::json_fields;
+
+// Keyed by (namespace, name): replaces an existing entry or appends.
+template <class T> class Keyed {
+public:
+  explicit Keyed(std::vector<T>& items) : m_items(items) {
+    for (std::size_t i = 0; i < items.size(); ++i) m_index.emplace(key(items[i]), i);
+  }
+  void put(T item) {
+    auto [it, inserted] = m_index.emplace(key(item), m_items.size());
+    if (inserted)
+      m_items.push_back(std::move(item));
+    else
+      m_items[it->second] = std::move(item);
+  }
+
+private:
+  static std::pair<std::string, std::string> key(const T& item) {
+    if constexpr (requires { item.meta; })
+      return {item.meta.ns, item.meta.name};
+    else
+      return {item.ns, item.secret_name.empty() ? item.name + "." + std::to_string(item.revision) : item.secret_name};
+  }
+  std::vector<T>& m_items;
+  std::map<std::pair<std::string, std::string>, std::size_t> m_index;
+};
+
+class Merger {
+public:
+  Merger(Snapshot& snapshot, const std::string& origin)
+      : m_snapshot(snapshot), m_origin(origin), m_nodes(snapshot.nodes), m_pods(snapshot.pods),
+        m_events(snapshot.events), m_daemonsets(snapshot.daemonsets), m_deployments(snapshot.deployments),
+        m_statefulsets(snapshot.statefulsets), m_configmaps(snapshot.configmaps),
+        m_releases(snapshot.helm_releases), m_policies(snapshot.cluster_policies) {}
+
+  // Merges a document; `position` says where it sits for error messages.
+  void document(const nlohmann::json& object, const std::string& position) {
+    if (!object.is_object())
+      throw UsageError(fmt::format("{}: {} is not a Kubernetes object (expected a mapping with apiVersion and kind)",
+                                   m_origin, position));
+    std::string kind = string_at(object, "kind");
+    if (kind.empty())
+      throw UsageError(fmt::format("{}: {} has no \"kind\"; expected a Kubernetes object or List", m_origin, position));
+    if (kind.size() > 4 && kind.ends_with("List") && field(object, "items")) {
+      list(object, kind == "List" ? std::string{} : kind.substr(0, kind.size() - 4), position);
+      return;
+    }
+    if (kind == "List") {
+      list(object, {}, position);
+      return;
+    }
+    item(object, kind);
+  }
+
+  std::size_t kept() const { return m_kept; }
+  const std::set<std::string>& skipped() const { return m_skipped; }
+
+private:
+  void list(const nlohmann::json& object, const std::string& item_kind, const std::string& position) {
+    const nlohmann::json* items = field(object, "items");
+    if (items && !items->is_array())
+      throw UsageError(fmt::format("{}: {}: \"items\" is not a list", m_origin, position));
+    read_snapshot_meta(object_at(object_at(object, "metadata"), "annotations"));
+    std::size_t index = 0;
+    for (const nlohmann::json& entry : array_at(object, "items")) {
+      ++index;
+      std::string where = fmt::format("{} item {}", position, index);
+      if (!entry.is_object()) throw UsageError(fmt::format("{}: {} is not an object", m_origin, where));
+      // API list responses (PodList, …) leave kind off their items.
+      std::string kind = string_at(entry, "kind");
+      if (kind.empty()) kind = item_kind;
+      if (kind.empty()) throw UsageError(fmt::format("{}: {} has no \"kind\"", m_origin, where));
+      if (kind == "List" || kind.ends_with("List"))
+        throw UsageError(fmt::format("{}: {} is a nested {}", m_origin, where, kind));
+      item(entry, kind);
+    }
+  }
+
+  void read_snapshot_meta(const nlohmann::json& annotations) {
+    if (!field(annotations, "gpuslice.dev/snapshot")) return;
+    SnapshotMeta& meta = m_snapshot.meta;
+    // The first snapshot read names the cluster; later files only add notes.
+    if (meta.context.empty()) meta.context = string_at(annotations, "gpuslice.dev/context");
+    if (meta.server.empty()) meta.server = string_at(annotations, "gpuslice.dev/server");
+    if (meta.collected_at.empty()) meta.collected_at = string_at(annotations, "gpuslice.dev/collected-at");
+    if (meta.namespace_scope.empty()) meta.namespace_scope = string_at(annotations, "gpuslice.dev/namespace");
+    nlohmann::json notes = nlohmann::json::parse(string_at(annotations, "gpuslice.dev/notes"), nullptr, false);
+    if (notes.is_array())
+      for (const nlohmann::json& note : notes)
+        if (note.is_string()) meta.notes.push_back(note.get<std::string>());
+  }
+
+  void item(const nlohmann::json& object, const std::string& kind) {
+    ++m_kept;
+    if (kind == "Node") return m_nodes.put(model::node_from_json(object));
+    if (kind == "Pod") return m_pods.put(model::pod_from_json(object));
+    if (kind == "Event") return m_events.put(model::event_from_json(object));
+    if (kind == "DaemonSet") return m_daemonsets.put(model::daemonset_from_json(object));
+    if (kind == "Deployment") return m_deployments.put(model::workload_from_json(object, kind));
+    if (kind == "StatefulSet") return m_statefulsets.put(model::workload_from_json(object, kind));
+    if (kind == "ClusterPolicy") return m_policies.put(model::cluster_policy_from_json(object));
+    if (kind == "ConfigMap") return configmap(object);
+    if (kind == "Secret" && secret(object)) return;
+    --m_kept;
+    m_skipped.insert(kind);
+  }
+
+  void configmap(const nlohmann::json& object) {
+    model::ConfigMap map = model::configmap_from_json(object);
+    if (map.meta.name != k_autoscaler_status_name) return m_configmaps.put(std::move(map));
+    AutoscalerStatus status;
+    status.ns = map.meta.ns;
+    auto text = map.data.find("status");
+    if (text != map.data.end()) status.text = text->second;
+    auto updated = map.meta.annotations.find(k_autoscaler_last_updated);
+    if (updated != map.meta.annotations.end()) status.last_updated = updated->second;
+    m_snapshot.autoscaler_status = std::move(status);
+  }
+
+  // Keeps a Helm release summary and drops everything else a Secret holds.
+  bool secret(const nlohmann::json& object) {
+    bool helm = string_at(object, "type") == "helm.sh/release.v1" ||
+                string_at(object_at(object, "metadata"), "name").starts_with("sh.helm.release.v1.");
+    if (!helm) return false;
+    model::Parsed<model::HelmRelease> release = helm_release_from_secret(object);
+    if (!release) {
+      m_snapshot.meta.notes.push_back(fmt::format("{}: {}", m_origin, release.error));
+      return true;
+    }
+    m_releases.put(std::move(*release.value));
+    return true;
+  }
+
+  Snapshot& m_snapshot;
+  const std::string& m_origin;
+  Keyed<model::Node> m_nodes;
+  Keyed<model::Pod> m_pods;
+  Keyed<model::Event> m_events;
+  Keyed<model::DaemonSet> m_daemonsets;
+  Keyed<model::Workload> m_deployments;
+  Keyed<model::Workload> m_statefulsets;
+  Keyed<model::ConfigMap> m_configmaps;
+  Keyed<model::HelmRelease> m_releases;
+  Keyed<model::ClusterPolicy> m_policies;
+  std::size_t m_kept = 0;
+  std::set<std::string> m_skipped;
+};
+
+} // namespace
+
+std::size_t merge_object(Snapshot& snapshot, const nlohmann::json& object, const std::string& origin) {
+  Merger merger(snapshot, origin);
+  merger.document(object, "document 1");
+  return merger.kept();
+}
+
+void merge_documents(Snapshot& snapshot, const std::vector<nlohmann::json>& documents, const std::string& origin) {
+  if (documents.empty()) throw UsageError(fmt::format("{}: empty file (no JSON or YAML document)", origin));
+  Merger merger(snapshot, origin);
+  std::size_t index = 0;
+  for (const nlohmann::json& document : documents) merger.document(document, fmt::format("document {}", ++index));
+  if (merger.kept() == 0 && !merger.skipped().empty()) {
+    std::string kinds;
+    for (const std::string& kind : merger.skipped()) kinds += (kinds.empty() ? "" : ", ") + kind;
+    throw UsageError(fmt::format("{}: no object diagnose reads (found {}); expected Nodes, Pods, Events, DaemonSets, "
+                                 "Deployments, StatefulSets, ConfigMaps, Helm release Secrets or ClusterPolicies",
+                                 origin, kinds));
+  }
+}
+
+} // namespace gpuslice::collect
