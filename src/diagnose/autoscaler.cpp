@@ -61,16 +61,20 @@ std::string tag_command(std::string_view key, std::string_view value) {
 std::optional<Finding> refusal_finding(const std::vector<Verdict>& verdicts, FindingCode code,
                                        const std::function<bool(const Reason&)>& match, std::string_view what) {
   Finding f = make_finding(code, "");
-  std::set<std::string> quoted;
+  std::vector<std::pair<std::string, std::string>> lines;
+  int groups = 0;
   for (const Verdict& v : verdicts) {
     if (!std::any_of(v.reasons.begin(), v.reasons.end(), match)) continue;
     f.objects.push_back(object_ref("Pod", v.pod->pod->meta));
-    if (quoted.size() < 3 && quoted.insert(v.pod->view.scaler.message).second) {
-      f.evidence.push_back(fmt::format("{} on {}: \"{}\"", v.pod->view.scaler.component,
-                                       qualified(v.pod->pod->meta), v.pod->view.scaler.message));
-    }
+    lines.emplace_back(qualified(v.pod->pod->meta),
+                       fmt::format("{} says \"{}\"", v.pod->view.scaler.component, v.pod->view.scaler.message));
+    for (const Reason& r : v.reasons) groups = std::max(groups, match(r) ? r.count : 0);
   }
   if (f.objects.empty()) return std::nullopt;
+  f.evidence = grouped_evidence(lines, 3);
+  if (groups > 0 && verdicts.front().pod->view.scaler.component != "karpenter") {
+    f.evidence.push_back(fmt::format("the count is of node groups: {} node group(s) gave this reason", groups));
+  }
   f.summary = fmt::format("{} for {} pending GPU pod(s)", what, f.objects.size());
   return f;
 }

@@ -303,6 +303,25 @@ std::string toleration_patch_command(const model::Workload& workload, std::strin
   return toleration_patch_command(kind, workload.meta, workload.pod_template.spec, key);
 }
 
+std::vector<std::string> grouped_evidence(const std::vector<std::pair<std::string, std::string>>& who_what,
+                                          std::size_t limit) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> groups;
+  for (const auto& [who, what] : who_what) {
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == what; });
+    if (it == groups.end()) {
+      groups.push_back({what, {}});
+      it = groups.end() - 1;
+    }
+    it->second.push_back(who);
+  }
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < groups.size() && i < limit; ++i) {
+    out.push_back(fmt::format("{}: {}", name_list(groups[i].second, 3), groups[i].first));
+  }
+  if (groups.size() > limit) out.push_back(fmt::format("and {} more distinct message(s)", groups.size() - limit));
+  return out;
+}
+
 std::string apply_command(int replicas) {
   return fmt::format("kubectl gpuslice apply --replicas {}", replicas);
 }

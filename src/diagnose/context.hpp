@@ -85,6 +85,10 @@ std::string toleration_patch_command(std::string_view kind, const model::ObjectM
                                      const model::PodSpec& spec, std::string_view key);
 // The same for a Deployment/StatefulSet view.
 std::string toleration_patch_command(const model::Workload& workload, std::string_view key);
+// Evidence lines for (who, what) pairs, each distinct `what` once with everyone it applies
+// to: "ml/a, ml/b: <what>"; at most `limit` lines, in first-seen order.
+std::vector<std::string> grouped_evidence(const std::vector<std::pair<std::string, std::string>>& who_what,
+                                          std::size_t limit = 5);
 // "kubectl gpuslice apply --replicas N"
 std::string apply_command(int replicas);
 // A taint that only the node lifecycle sets (node.kubernetes.io/…): a node state, not a GPU policy.

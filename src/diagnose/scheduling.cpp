@@ -16,9 +16,9 @@ namespace {
 
 ObjectRef pod_ref(const PendingGpuPod& p) { return object_ref("Pod", p.pod->meta); }
 
-std::string quoted_verdict(const PendingGpuPod& p) {
-  return fmt::format("{} ({}): \"{}\"", qualified(p.pod->meta), p.view.scheduler.scheduler,
-                     p.view.scheduler.message);
+// The scheduler's verdict quoted, for grouped_evidence.
+std::pair<std::string, std::string> quoted_verdict(const PendingGpuPod& p) {
+  return {qualified(p.pod->meta), fmt::format("{} says \"{}\"", p.view.scheduler.scheduler, p.view.scheduler.message)};
 }
 
 // Some node (any node) advertises resource in allocatable.
@@ -59,15 +59,15 @@ void gpu_pods_pending(const Context& ctx, std::vector<Finding>& out) {
   if (ctx.pending.empty()) return;
   Finding f = make_finding(FindingCode::GS100,
                            fmt::format("{} pod(s) requesting a GPU are Pending", ctx.pending.size()));
+  std::vector<std::pair<std::string, std::string>> lines;
   for (const PendingGpuPod& p : ctx.pending) {
     f.objects.push_back(pod_ref(p));
-    if (f.evidence.size() >= 10) continue;
-    f.evidence.push_back(p.view.scheduler.message.empty()
-        ? fmt::format("{} requests {} {}; no scheduler message yet", qualified(p.pod->meta),
-                      p.view.gpu_request, p.view.resource)
-        : fmt::format("{} requests {} {}; {}", qualified(p.pod->meta), p.view.gpu_request,
-                      p.view.resource, quoted_verdict(p)));
+    const std::string ask = fmt::format("request {} {}", p.view.gpu_request, p.view.resource);
+    lines.emplace_back(qualified(p.pod->meta), p.view.scheduler.message.empty()
+                                                   ? ask + "; no scheduler message yet"
+                                                   : ask + "; " + quoted_verdict(p).second);
   }
+  f.evidence = grouped_evidence(lines, 8);
   const PendingGpuPod& first = ctx.pending.front();
   f.remedy = {"Read the findings below for the cause; the pod's events carry the scheduler's reasons.",
               fmt::format("kubectl -n {} describe pod {}", first.view.ns, first.view.name)};
@@ -86,10 +86,12 @@ void insufficient_gpu(const Context& ctx, std::vector<Finding>& out) {
   Finding f = make_finding(FindingCode::GS101,
                            fmt::format("the scheduler reports Insufficient {} for {} pending pod(s)",
                                        *resources.begin(), short_pods.size()));
+  std::vector<std::pair<std::string, std::string>> lines;
   for (const PendingGpuPod* p : short_pods) {
     f.objects.push_back(pod_ref(*p));
-    if (f.evidence.size() < 5) f.evidence.push_back(quoted_verdict(*p));
+    lines.push_back(quoted_verdict(*p));
   }
+  f.evidence = grouped_evidence(lines);
   long long slots = 0;
   long long requested = 0;
   for (const GpuNode& n : ctx.gpu_nodes) {
@@ -155,7 +157,10 @@ void untolerated_gpu_taint(const Context& ctx, std::vector<Finding>& out) {
     }
     f.evidence.push_back(fmt::format("{} tolerates: {}", qualified(p->pod->meta),
                                      tolerations.empty() ? std::string("nothing") : name_list(tolerations, 8)));
-    if (!p->view.scheduler.message.empty()) f.evidence.push_back(quoted_verdict(*p));
+    if (!p->view.scheduler.message.empty()) {
+      const auto [who, what] = quoted_verdict(*p);
+      f.evidence.push_back(who + ": " + what);
+    }
   }
   const model::Workload* owner = ctx.owner_workload(*blocked.front()->pod);
   f.remedy.text = fmt::format("Add a toleration of {} to the workload's pod template.", first_key);

@@ -148,6 +148,9 @@ inline const Finding& finding(const Diagnosis& d, const std::string& code) {
   return *it;
 }
 
+// The same, copied out of a temporary Diagnosis.
+inline Finding finding_copy(const Diagnosis& d, const std::string& code) { return finding(d, code); }
+
 inline bool has(const Diagnosis& d, const std::string& code) { return codes(d).contains(code); }
 
 } // namespace scenarios
