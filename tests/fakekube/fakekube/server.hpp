@@ -5,6 +5,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -45,17 +46,34 @@ struct LoggedRequest {
   int status = 0;
 };
 
+// What is wrong with the server certificate, for clients' TLS failure tests.
+enum class CertificateFault {
+  none,
+  expired,    // notAfter is yesterday
+  wrong_host, // the only name is DNS:wrong-host.invalid (not 127.0.0.1 or localhost)
+};
+
 // A scenario file: objects (kubectl List or multi-document YAML) plus fakekube settings.
+// The file format is described in tests/fixtures/scenarios/README.md and scenario.cpp.
 struct Scenario {
   nlohmann::json objects = nlohmann::json::array();
-  std::vector<User> users;
+  std::vector<User> users; // empty: the server adds default_admin_user()
   TransportFaults transport_faults;
   ApiFaults api_faults;
   std::string server_version = "v1.30.4";
+  CertificateFault certificate_fault = CertificateFault::none;
 };
 
 // Reads a scenario from a .json or .yaml file; throws std::runtime_error naming the file.
 Scenario load_scenario(const std::filesystem::path& path);
+
+// Parses scenario text (JSON, or YAML with one or more documents); `origin` names the source
+// in errors. Throws std::runtime_error("<origin>: <what>") on bad input.
+Scenario parse_scenario(const std::string& text, const std::string& origin);
+
+// The user a scenario without users gets: "admin" in group system:masters, with a random
+// token and password and a client certificate.
+User default_admin_user();
 
 // How a written kubeconfig carries the user's credentials.
 enum class KubeconfigAuth { token, token_file, client_cert_files, client_cert_data, basic, exec };
@@ -80,9 +98,20 @@ public:
                                          const std::string& user, KubeconfigAuth auth) const;
 
   Api& api();
-  TransportFaults& transport_faults(); // change at run time; applies to the next request
+  // Change at run time; applies to the next request. The reference form is for setup before
+  // requests are in flight; set_transport_faults is safe while requests are being served.
+  TransportFaults& transport_faults();
+  void set_transport_faults(const TransportFaults& faults);
+  // The users the server accepts, with their current tokens (a token expired by
+  // token_ttl_requests is replaced by a new one, and token files/exec scripts are rewritten).
+  std::vector<User> users() const;
+  int port() const; // 0 before start()
   std::vector<LoggedRequest> request_log() const;
   void clear_request_log();
+  // Calls `listener` for every request once it is logged and before its response is sent, so
+  // a client holding its answer finds the request in whatever the listener wrote. Set before
+  // start(); called from handler threads concurrently.
+  void set_request_listener(std::function<void(const LoggedRequest&)> listener);
 
 private:
   struct Impl;

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: Apache-2.0
+// fakekube: serves a scenario over HTTPS until SIGTERM or SIGINT. Prints its URL on stdout
+// (one line) once it accepts connections, so scripts can wait for that line.
+#include <csignal>
+#include <iostream>
+#include <fstream>
+#include <map>
+#include <mutex>
+
+#include <pthread.h>
+
+#include <CLI/CLI.hpp>
+
+#include <fakekube/server.hpp>
+
+int main(int argc, char** argv) {
+  CLI::App app{"fakekube: an in-memory Kubernetes API server for tests and demos"};
+  std::string scenario_path;
+  int port = 0;
+  std::string kubeconfig_out;
+  std::string user;
+  fakekube::KubeconfigAuth auth = fakekube::KubeconfigAuth::token;
+  const std::map<std::string, fakekube::KubeconfigAuth> k_auth_modes = {
+      {"token", fakekube::KubeconfigAuth::token},
+      {"token-file", fakekube::KubeconfigAuth::token_file},
+      {"client-cert", fakekube::KubeconfigAuth::client_cert_files},
+      {"client-cert-data", fakekube::KubeconfigAuth::client_cert_data},
+      {"basic", fakekube::KubeconfigAuth::basic},
+      {"exec", fakekube::KubeconfigAuth::exec}};
+  app.add_option("--scenario", scenario_path, "scenario file (JSON or YAML)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  app.add_option("--port", port, "port on 127.0.0.1 (default: an ephemeral port)")
+      ->check(CLI::Range(0, 65535));
+  app.add_option("--kubeconfig-out", kubeconfig_out, "write a kubeconfig (mode 0600) here");
+  app.add_option("--user", user, "user for --kubeconfig-out (default: the scenario's first)");
+  app.add_option("--auth", auth, "credential style for --kubeconfig-out")
+      ->transform(CLI::CheckedTransformer(k_auth_modes, CLI::ignore_case));
+  std::string request_log;
+  app.add_option("--request-log", request_log,
+                 "append every request to this file as a JSON line (method, path, query, "
+                 "contentType, user, status) before answering it");
+  CLI11_PARSE(app, argc, argv);
+
+  // Block the stop signals before any server thread exists, so that only sigwait sees them.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+  try {
+    // Declared before the server so that they outlive its handler threads.
+    std::ofstream log_file;
+    std::mutex log_mutex;
+    fakekube::Server server(fakekube::load_scenario(scenario_path));
+    if (!request_log.empty()) {
+      log_file.open(request_log, std::ios::app);
+      if (!log_file) throw std::runtime_error(request_log + ": cannot open request log");
+      server.set_request_listener([&](const fakekube::LoggedRequest& r) {
+        nlohmann::json line = {{"method", r.method}, {"path", r.path},
+                               {"query", r.query},   {"contentType", r.content_type},
+                               {"user", r.user},     {"status", r.status}};
+        std::lock_guard<std::mutex> lock(log_mutex);
+        log_file << line.dump() << std::endl;
+      });
+    }
+    server.start(port);
+    if (!kubeconfig_out.empty()) {
+      if (user.empty()) user = server.users().front().name;
+      server.write_kubeconfig(kubeconfig_out, user, auth);
+    }
+    std::cout << server.url() << std::endl;
+    int signal_number = 0;
+    sigwait(&stop_signals, &signal_number);
+    server.stop();
+  } catch (const std::exception& error) {
+    std::cerr << "fakekube: error: " << error.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
