@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <doctest/doctest.h>
+
+#include "fakekube_api_request.hpp"
+#include "table.hpp"
+
+using fakekube_test::Call;
+using nlohmann::json;
+
+namespace {
+
+const char* const k_table_accept =
+    "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,"
+    "application/json";
+
+} // namespace
+
+TEST_CASE("fakekube::render_table") {
+  fakekube::Api api;
+  json n = fakekube_test::node("gpu-1", {{"node-role.kubernetes.io/worker", ""}});
+  n["spec"]["unschedulable"] = true;
+  api.load(n);
+  json p = fakekube_test::pod("default", "train");
+  p["status"] = {{"phase", "Pending"}};
+  api.load(p);
+  SUBCASE("nodes: the real printer's columns") {
+    auto reply = Call(api, "GET", "/api/v1/nodes").accept(k_table_accept).send();
+    CHECK(reply.body["kind"] == "Table");
+    CHECK(reply.body["columnDefinitions"][1]["name"] == "Status");
+    const json& cells = reply.body["rows"][0]["cells"];
+    CHECK(cells[0] == "gpu-1");
+    CHECK(cells[1] == "Ready,SchedulingDisabled");
+    CHECK(cells[2] == "worker");
+    CHECK(cells[4] == "v1.30.4");
+    CHECK(reply.body["rows"][0]["object"]["kind"] == "PartialObjectMetadata");
+  }
+  SUBCASE("pods") {
+    auto reply = Call(api, "GET", "/api/v1/namespaces/default/pods/train").accept(k_table_accept).send();
+    const json& cells = reply.body["rows"][0]["cells"];
+    CHECK(cells[1] == "0/1");
+    CHECK(cells[2] == "Pending");
+    CHECK(cells[6] == "<none>");
+  }
+  SUBCASE("NAME/AGE fallback; includeObject=Object and None") {
+    auto reply = Call(api, "GET", "/api/v1/namespaces").accept(k_table_accept).query("includeObject", "Object").send();
+    CHECK(reply.body["columnDefinitions"].size() == 2);
+    CHECK(reply.body["columnDefinitions"][1]["type"] == "date");
+    CHECK(reply.body["rows"][0]["object"]["kind"] == "Namespace");
+    auto none = Call(api, "GET", "/api/v1/namespaces").accept(k_table_accept).query("includeObject", "None").send();
+    CHECK(!none.body["rows"][0].contains("object"));
+  }
+  SUBCASE("paging carries over to tables") {
+    auto reply = Call(api, "GET", "/api/v1/namespaces").accept(k_table_accept).query("limit", "1").send();
+    CHECK(reply.body["rows"].size() == 1);
+    CHECK(reply.body["metadata"].contains("continue"));
+  }
+}
+
+TEST_CASE("fakekube::human_duration") {
+  CHECK(fakekube::human_duration(45) == "45s");
+  CHECK(fakekube::human_duration(119) == "119s");
+  CHECK(fakekube::human_duration(310) == "5m10s");
+  CHECK(fakekube::human_duration(600) == "10m");
+  CHECK(fakekube::human_duration(3 * 3600 + 600) == "3h10m");
+  CHECK(fakekube::human_duration(30 * 3600) == "30h");
+  CHECK(fakekube::human_duration(3 * 86400 + 3600) == "3d1h");
+  CHECK(fakekube::human_duration(30 * 86400) == "30d");
+  CHECK(fakekube::human_duration(-5) == "<invalid>");
+}
