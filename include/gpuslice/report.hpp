@@ -3,10 +3,28 @@
 // cli/ writes them out, so every renderer is testable without a terminal.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
+#include <gpuslice/diagnose.hpp>
+
 namespace gpuslice::report {
+
+// Output formats of -o.
+enum class Format { table, json, yaml };
+
+// Parses -o's value ("table" or "" → table, "json", "yaml"); nullopt for anything else.
+std::optional<Format> parse_format(std::string_view text);
+
+// Which cluster a diagnosis is of (from the kubeconfig, or the snapshot's metadata).
+struct ClusterInfo {
+  std::string context;
+  std::string server;
+};
 
 // How text output may be decorated, decided once at start-up from the terminal and the
 // environment (see decide_style).
@@ -38,5 +56,22 @@ private:
 
 // The display width of UTF-8 text (code points; our output holds no wide characters).
 std::size_t display_width(const std::string& text);
+
+// The Diagnosis object of DESIGN §4.3 (apiVersion gpuslice/v1alpha1, kind Diagnosis); numbers
+// stay numbers. The tree that both -o json and -o yaml print.
+nlohmann::ordered_json diagnosis_to_json(const diagnose::Diagnosis& diagnosis, const ClusterInfo& cluster);
+
+// Human report: a one-line verdict, findings by severity with their remedy commands, the GPU
+// node table and the pending pod table with the scheduler's and the autoscaler's reasons.
+std::string render_diagnosis_table(const diagnose::Diagnosis& diagnosis, const ClusterInfo& cluster,
+                                   const Style& style);
+
+// Diagnosis in any format: table, JSON (two-space indent), or YAML. Ends with a newline.
+std::string render_diagnosis(const diagnose::Diagnosis& diagnosis, const ClusterInfo& cluster,
+                             Format format, const Style& style);
+
+// YAML text of a JSON tree: block style, two-space indent, strings quoted whenever a plain
+// scalar would read back as another type or be ambiguous. Ends with a newline.
+std::string to_yaml(const nlohmann::ordered_json& tree);
 
 } // namespace gpuslice::report
