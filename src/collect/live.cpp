@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: Apache-2.0
+// collect(): the live query plan in two rounds of parallel reads. Round one reads what needs
+// no other answer (nodes, pending pods, DaemonSets, workloads, the ClusterPolicy); round two
+// reads what round one points at (pods on the GPU nodes, events about the pending GPU pods,
+// the ConfigMaps and Helm releases of the GPU DaemonSets, the autoscaler's status).
+#include <algorithm>
+#include <deque>
+#include <functional>
+#include <set>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <gpuslice/collect.hpp>
+#include <gpuslice/kube/client.hpp>
+#include <gpuslice/model/json_fields.hpp>
+
+#include "collect/live_assemble.hpp"
+#include "collect/live_reader.hpp"
+#include "collect/query_plan.hpp"
+#include "collect/recognise.hpp"
+
+namespace gpuslice::collect {
+namespace {
+
+using model::json_fields::array_at;
+using model::json_fields::object_at;
+using model::json_fields::string_at;
+
+using NamespacedName = std::pair<std::string, std::string>;
+
+// Tasks for Client::parallel, each filling its own Snapshot so no two threads share one.
+class Round {
+public:
+  void add(std::function<void(Snapshot&)> task) {
+    Snapshot& part = m_parts.emplace_back();
+    m_tasks.push_back([task = std::move(task), &part] { task(part); });
+  }
+  void run(kube::Client& client, std::vector<Snapshot>& into) {
+    client.parallel(m_tasks);
+    for (Snapshot& part : m_parts) into.push_back(std::move(part));
+  }
+
+private:
+  std::deque<Snapshot> m_parts; // a deque keeps the references the tasks hold valid
+  std::vector<std::function<void()>> m_tasks;
+};
+
+// The cluster-autoscaler writes its status to <its namespace>/cluster-autoscaler-status unless
+// --status-config-map-name says otherwise.
+NamespacedName autoscaler_status_ref(const std::vector<model::Workload>& deployments) {
+  for (const model::Workload& w : deployments) {
+    if (!is_cluster_autoscaler(w)) continue;
+    std::string name(k_autoscaler_status_name);
+    for (const model::Container& c : w.pod_template.spec.containers)
+      for (const auto* args : {&c.command, &c.args})
+        for (const std::string& arg : *args)
+          if (arg.starts_with("--status-config-map-name=")) name = arg.substr(arg.find('=') + 1);
+    return {w.meta.ns, name};
+  }
+  return {"kube-system", std::string(k_autoscaler_status_name)};
+}
+
+class LiveCollection {
+public:
+  LiveCollection(kube::Client& client, const Scope& scope) : m_client(client), m_scope(scope), m_reader(client, scope.page_size) {}
+
+  Snapshot run() {
+    std::vector<Snapshot> parts;
+    first_round().run(m_client, parts);
+    Snapshot found = assemble(parts);
+    std::vector<Snapshot> more;
+    second_round(found).run(m_client, more);
+    more.insert(more.begin(), std::move(found));
+    Snapshot snapshot = assemble(more);
+    snapshot.meta.context = m_client.endpoint().context_name;
+    snapshot.meta.server = m_client.endpoint().server;
+    snapshot.meta.collected_at = now_rfc3339();
+    snapshot.meta.namespace_scope = m_scope.namespace_name;
+    for (std::string& note : m_reader.notes()) snapshot.meta.notes.push_back(std::move(note));
+    std::sort(snapshot.meta.notes.begin(), snapshot.meta.notes.end());
+    return snapshot;
+  }
+
+private:
+  kube::ListOptions in_scope(std::string field_selector = {}, std::string label_selector = {}) const {
+    kube::ListOptions options;
+    options.namespace_name = m_scope.namespace_name;
+    options.field_selector = std::move(field_selector);
+    options.label_selector = std::move(label_selector);
+    return options;
+  }
+
+  void list_into(Snapshot& part, std::string_view kind, const kube::ResourceRef& type, const kube::ListOptions& options,
+                 const KeepItem& keep) {
+    merge_items(part, kind, m_reader.list(type, options, keep));
+  }
+
+  Round first_round() {
+    Round round;
+    auto all = [](const nlohmann::json&) { return true; };
+    // Every node: the scheduler's "0/N nodes" counts them all, and selectors are judged against them.
+    round.add([this, all](Snapshot& part) { list_into(part, "Node", k_nodes, {}, all); });
+    round.add([this](Snapshot& part) {
+      list_into(part, "Pod", k_pods, in_scope(std::string(k_pending_pods_selector)), [](const nlohmann::json& pod) {
+        return requests_gpu(model::pod_spec_from_json(object_at(pod, "spec")));
+      });
+    });
+    // Add-ons live in their own namespaces whatever the scope: one list of all DaemonSets.
+    round.add([this](Snapshot& part) {
+      std::vector<nlohmann::json> kept = m_reader.list(k_daemonsets, {}, [](const nlohmann::json& ds) {
+        return recognise_daemonset(model::daemonset_from_json(ds)) != GpuComponent::none;
+      });
+      for (const nlohmann::json& ds : kept)
+        for (std::string& name : configmaps_used(ds))
+          m_daemonset_configmaps.emplace(string_at(object_at(ds, "metadata"), "namespace"), std::move(name));
+      merge_items(part, "DaemonSet", std::move(kept));
+    });
+    auto gpu_workload = [](const nlohmann::json& w) {
+      return requests_gpu(model::pod_spec_from_json(object_at(object_at(object_at(w, "spec"), "template"), "spec")));
+    };
+    round.add([this, gpu_workload](Snapshot& part) {
+      list_into(part, "Deployment", k_deployments, in_scope(), [gpu_workload](const nlohmann::json& d) {
+        return gpu_workload(d) || is_cluster_autoscaler(model::workload_from_json(d, "Deployment"));
+      });
+    });
+    round.add([this, gpu_workload](Snapshot& part) {
+      list_into(part, "StatefulSet", k_statefulsets, in_scope(), gpu_workload);
+    });
+    // The autoscaler runs in kube-system; a namespaced scope elsewhere would not see it.
+    if (!m_scope.namespace_name.empty() && m_scope.namespace_name != "kube-system") {
+      round.add([this](Snapshot& part) {
+        kube::ListOptions options;
+        options.namespace_name = "kube-system";
+        list_into(part, "Deployment", k_deployments, options, [](const nlohmann::json& d) {
+          return is_cluster_autoscaler(model::workload_from_json(d, "Deployment"));
+        });
+      });
+    }
+    // Discovery first: without the CRD the list would be a 404 we could not tell from a typo.
+    round.add([this, all](Snapshot& part) {
+      if (m_reader.served(std::string(k_nvidia_group_path)))
+        list_into(part, "ClusterPolicy", k_cluster_policies, {}, all);
+    });
+    return round;
+  }
+
+  Round second_round(const Snapshot& found) {
+    Round round;
+    for (const model::Node& node : found.nodes)
+      if (model::is_gpu_node(node)) m_gpu_nodes.insert(node.name());
+    for (const model::Pod& pod : found.pods) m_pending_gpu_pods.emplace(pod.meta.ns, pod.meta.name);
+
+    add_pods_on_gpu_nodes(round, found.nodes.size());
+    for (std::string_view reason : k_event_reasons) {
+      round.add([this, reason](Snapshot& part) {
+        list_into(part, "Event", k_events, in_scope(event_reason_selector(reason)), [this](const nlohmann::json& e) {
+          return about_gpu(model::event_from_json(e));
+        });
+      });
+    }
+
+    std::set<NamespacedName> configmaps = m_daemonset_configmaps;
+    std::set<std::string> helm_namespaces;
+    for (const model::DaemonSet& ds : found.daemonsets) helm_namespaces.insert(ds.meta.ns);
+    for (const model::ClusterPolicy& policy : found.cluster_policies) {
+      if (policy.operator_namespace.empty()) continue;
+      helm_namespaces.insert(policy.operator_namespace);
+      if (!policy.config_name.empty()) configmaps.emplace(policy.operator_namespace, policy.config_name);
+    }
+    for (const NamespacedName& ref : configmaps) {
+      round.add([this, ref](Snapshot& part) {
+        if (auto map = m_reader.get({k_configmaps, ref.first, ref.second, {}})) merge_items(part, "ConfigMap", {std::move(*map)});
+      });
+    }
+    const NamespacedName status = autoscaler_status_ref(found.deployments);
+    if (!configmaps.contains(status)) {
+      round.add([this, status](Snapshot& part) {
+        if (auto map = m_reader.get({k_configmaps, status.first, status.second, {}})) merge_items(part, "ConfigMap", {std::move(*map)});
+      });
+    }
+    for (const std::string& ns : helm_namespaces)
+      round.add([this, ns, &found](Snapshot& part) { read_helm_releases(part, ns, found.daemonsets); });
+    return round;
+  }
+
+  // See choose_pod_listing for the rule. Either way every namespace is read: all pods on a
+  // node share its GPUs, whatever the scope.
+  void add_pods_on_gpu_nodes(Round& round, std::size_t all_nodes) {
+    switch (choose_pod_listing(m_gpu_nodes.size(), all_nodes)) {
+    case PodListing::none:
+      return;
+    case PodListing::per_node:
+      for (const std::string& node : m_gpu_nodes) {
+        round.add([this, node](Snapshot& part) {
+          kube::ListOptions options;
+          options.field_selector = pods_on_node_selector(node);
+          list_into(part, "Pod", k_pods, options, [](const nlohmann::json&) { return true; });
+        });
+      }
+      return;
+    case PodListing::cluster_wide:
+      round.add([this](Snapshot& part) {
+        kube::ListOptions options;
+        options.field_selector = std::string(k_unfinished_pods_selector);
+        list_into(part, "Pod", k_pods, options, [this](const nlohmann::json& pod) {
+          return m_gpu_nodes.contains(string_at(object_at(pod, "spec"), "nodeName"));
+        });
+      });
+      return;
+    }
+  }
+
+  bool about_gpu(const model::Event& event) const {
+    if (event.regarding.kind == "Pod") return m_pending_gpu_pods.contains({event.regarding.ns, event.regarding.name});
+    if (event.regarding.kind == "Node") return m_gpu_nodes.contains(event.regarding.name);
+    return false;
+  }
+
+  // Helm release Secrets of a namespace holding GPU DaemonSets, decoded at once: only the
+  // summaries of GPU releases stay (by release or chart name, or because the release made one
+  // of the DaemonSets); no Secret data outlives the page it came in.
+  void read_helm_releases(Snapshot& part, const std::string& ns, const std::vector<model::DaemonSet>& daemonsets) {
+    std::set<std::string> owners;
+    for (const model::DaemonSet& ds : daemonsets)
+      if (ds.meta.ns == ns)
+        if (auto release = ds.meta.annotation("meta.helm.sh/release-name")) owners.emplace(*release);
+    kube::ListOptions options;
+    options.namespace_name = ns;
+    options.label_selector = std::string(k_helm_release_selector);
+    m_reader.list(k_secrets, options, [&](const nlohmann::json& secret) {
+      const std::string release_label = string_at(object_at(object_at(secret, "metadata"), "labels"), "name");
+      model::Parsed<model::HelmRelease> release = helm_release_from_secret(secret);
+      const bool ours = owners.contains(release_label) || is_gpu_component_name(release_label);
+      if (!release) {
+        if (ours) m_reader.note(fmt::format("Helm release Secret {}/{}: {}", ns, string_at(object_at(secret, "metadata"), "name"), release.error));
+        return false;
+      }
+      if (ours || owners.contains(release.value->name) || is_gpu_component_name(release.value->name) ||
+          is_gpu_component_name(release.value->chart_name))
+        part.helm_releases.push_back(std::move(*release.value));
+      return false;
+    });
+  }
+
+  kube::Client& m_client;
+  const Scope& m_scope;
+  LiveReader m_reader;
+  std::set<NamespacedName> m_daemonset_configmaps; // written by one round-one task only
+  std::set<std::string> m_gpu_nodes;               // set between the rounds, then only read
+  std::set<NamespacedName> m_pending_gpu_pods;
+};
+
+} // namespace
+
+Snapshot collect(kube::Client& client, const Scope& scope) {
+  return LiveCollection(client, scope).run();
+}
+
+} // namespace gpuslice::collect

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: Apache-2.0
+// The live collector's reads with its error policy in one place: a forbidden read (403)
+// becomes a note, a missing optional source (404) is nothing, anything else propagates.
+// Safe to use from parallel tasks.
+#pragma once
+
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <gpuslice/kube/api_error.hpp>
+#include <gpuslice/kube/client.hpp>
+#include <gpuslice/snapshot.hpp>
+
+namespace gpuslice::collect {
+
+// Decides per item, while a list streams, whether to keep it.
+using KeepItem = std::function<bool(const nlohmann::json& item)>;
+
+class LiveReader {
+public:
+  LiveReader(kube::Client& client, std::int64_t page_size);
+
+  // Lists `type` page by page and returns the items `keep` accepts (only those stay in
+  // memory; a list restarted after 410 Expired drops what earlier pages gave). Forbidden or
+  // not found: a note (403) or nothing (404), and an empty result.
+  std::vector<nlohmann::json> list(const kube::ResourceRef& type, kube::ListOptions options, const KeepItem& keep);
+  // GET one object; nullopt when forbidden (noted) or absent.
+  std::optional<nlohmann::json> get(const kube::ObjectRef& ref);
+  // Whether a discovery path (e.g. /apis/nvidia.com/v1) is served; 404 = no.
+  bool served(const std::string& path);
+
+  // Adds a note of its own (e.g. a Helm release that would not decode).
+  void note(std::string text);
+  // Notes so far, sorted so that parallel reads give the same text every run.
+  std::vector<std::string> notes() const;
+
+private:
+  // Records a 403 as "could not <verb> <what>: <server message>", ignores a 404, and rethrows
+  // anything else. Call only from inside a catch block.
+  void absorb(const kube::ApiError& error, std::string_view verb, const std::string& what);
+
+  kube::Client& m_client;
+  std::int64_t m_page_size;
+  mutable std::mutex m_mutex;
+  std::vector<std::string> m_notes;
+};
+
+// Puts API items of one kind into `snapshot` through merge_object (the file source's path),
+// so live and file snapshots are filled by the same code.
+void merge_items(Snapshot& snapshot, std::string_view kind, std::vector<nlohmann::json> items);
+
+} // namespace gpuslice::collect
