@@ -8,6 +8,7 @@
 #include "unit/builders.hpp"
 
 using namespace gpuslice::model;
+using gpuslice::testing::k_created;
 using gpuslice::testing::PodBuilder;
 
 TEST_CASE("model::pod_from_json") {
@@ -52,4 +53,87 @@ TEST_CASE("model::pod_from_json") {
     CHECK(pod_from_json(nlohmann::json()).meta.name.empty());
     CHECK(pod_from_json(nlohmann::json::array()).spec.containers.empty());
   }
+}
+
+TEST_CASE("model::effective_requests") {
+  SUBCASE("requests default to limits") {
+    PodSpec spec = PodBuilder("ns", "p").container("a", "img").limit("nvidia.com/gpu", "2").limit("cpu", "1")
+                       .request("cpu", "250m").build().spec;
+    CHECK(effective_request(spec, "nvidia.com/gpu").value() == 2);
+    CHECK(effective_request(spec, "cpu").milli() == 250);
+    CHECK(spec.containers[0].effective_request("nvidia.com/gpu").value() == 2);
+    CHECK(effective_request(spec, "memory").is_zero());
+  }
+  SUBCASE("containers are summed") {
+    PodSpec spec = PodBuilder("ns", "p").container("a", "img").gpus(1).container("b", "img").gpus(2).build().spec;
+    CHECK(effective_request(spec, "nvidia.com/gpu").value() == 3);
+  }
+  SUBCASE("init containers count by their maximum") {
+    PodSpec spec = PodBuilder("ns", "p")
+                       .container("app", "img").gpus(1)
+                       .init_container("warm-1", "img").gpus(2)
+                       .init_container("warm-2", "img").gpus(1)
+                       .build().spec;
+    CHECK(effective_request(spec, "nvidia.com/gpu").value() == 2);
+  }
+  SUBCASE("an init container asking for a GPU makes a GPU pod even if the app does not") {
+    PodSpec spec = PodBuilder("ns", "p").container("app", "img").init_container("probe", "img").gpus(1).build().spec;
+    CHECK(effective_request(spec, "nvidia.com/gpu").value() == 1);
+  }
+  SUBCASE("sidecar init containers add to the containers") {
+    nlohmann::json pod = PodBuilder("ns", "p").container("app", "img").request("cpu", "1")
+                             .init_container("proxy", "img").request("cpu", "500m")
+                             .init_container("setup", "img").request("cpu", "1200m").json();
+    pod["spec"]["initContainers"][0]["restartPolicy"] = "Always";
+    PodSpec spec = pod_from_json(pod).spec;
+    // max(1 + 0.5, 0.5 + 1.2) = 1.7
+    CHECK(effective_request(spec, "cpu").milli() == 1700);
+  }
+  SUBCASE("overhead is added") {
+    nlohmann::json pod = PodBuilder("ns", "p").container("app", "img").request("cpu", "1").json();
+    pod["spec"]["overhead"] = {{"cpu", "250m"}};
+    CHECK(effective_request(pod_from_json(pod).spec, "cpu").milli() == 1250);
+  }
+  SUBCASE("MIG and shared resources are separate resources") {
+    PodSpec spec = PodBuilder("ns", "p").container("a", "img").gpus(1, "nvidia.com/gpu.shared")
+                       .gpus(1, "nvidia.com/mig-1g.5gb").build().spec;
+    ResourceList all = effective_requests(spec);
+    CHECK(quantity_of(all, "nvidia.com/gpu.shared").value() == 1);
+    CHECK(quantity_of(all, "nvidia.com/mig-1g.5gb").value() == 1);
+    CHECK(!all.contains("nvidia.com/gpu"));
+  }
+}
+
+TEST_CASE("model::Pod status helpers") {
+  Pod running = PodBuilder("kube-system", "nvdp-1").container("ctr", "img").running_on("gpu-1").build();
+  CHECK(!running.is_unscheduled());
+  CHECK(running.is_ready());
+  CHECK(running.spec.node_name == "gpu-1");
+  CHECK(running.start_time == k_created);
+  CHECK(running.container_statuses.at(0).started_at == k_created);
+  CHECK(running.container_statuses.at(0).state == "running");
+  Pod crashing = PodBuilder("kube-system", "nvdp-2").container("ctr", "img").running_on("gpu-2")
+                     .waiting("CrashLoopBackOff", 6).build();
+  CHECK(!crashing.is_ready());
+  CHECK(crashing.restarts() == 6);
+  CHECK(crashing.container_statuses.at(0).reason == "CrashLoopBackOff");
+  CHECK(crashing.container_statuses.at(0).state == "waiting");
+  CHECK(!PodBuilder("ns", "p").build().is_ready());
+  Pod nominated = PodBuilder("ns", "p").node_name("n").build();
+  CHECK(!nominated.is_unscheduled());
+}
+
+TEST_CASE("model::to_json(Pod)") {
+  Pod pod = PodBuilder("ml", "infer-0")
+                .container("app", "img").gpus(1).request("memory", "8Gi").env("MODE", "fast")
+                .init_container("init", "img").request("cpu", "100m")
+                .affinity("nvidia.com/gpu.product", "In", {"Tesla-T4", "NVIDIA-A10G"})
+                .toleration("", "Exists", "", "")
+                .scheduler_name("volcano")
+                .unschedulable("0/3 nodes are available")
+                .build();
+  CHECK(pod_from_json(to_json(pod)) == pod);
+  CHECK(pod.spec.scheduler_name == "volcano");
+  REQUIRE(pod.spec.required_affinity.has_value());
+  CHECK(pod.spec.required_affinity->terms.at(0).match_expressions.at(0).values.size() == 2);
 }
