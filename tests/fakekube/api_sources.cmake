@@ -24,6 +24,7 @@ set(FAKEKUBE_API_SOURCES
   ${CMAKE_CURRENT_SOURCE_DIR}/status_errors.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/store.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/table.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/table_printers.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/target.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/update.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/watch.cpp

@@ -120,7 +120,8 @@ json create_core(ApiState& state, const ResourceInfo& info, const std::string& p
     }
     require_namespace(state, target);
   }
-  if (state.store.get(resource_key(info.group, info.plural), ns, name) != nullptr) {
+  if (state.store.get(resource_key(info.group, info.plural), ns, name) != nullptr &&
+      !options.from_load) {
     throw already_exists(info, name);
   }
   if (!options.from_load || !metadata.contains("uid")) {

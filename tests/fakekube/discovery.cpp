@@ -129,7 +129,15 @@ std::optional<ApiResponse> serve_discovery(const ApiState& state, const std::str
   if (path.rfind("/api/", 0) == 0 || path.rfind("/apis/", 0) == 0) {
     return std::nullopt;
   }
-  // /openapi/v2, /openapi/v3 and anything else: kubectl copes with a 404 here.
+  if (path == "/openapi/v2") {
+    // An empty protobuf Document: kubectl's client-side validation finds no schema and skips,
+    // and its fieldValidation probe finds no support, so create/apply/replace proceed. A 404
+    // here makes `kubectl create -f` fail with "failed to download openapi".
+    ApiResponse response = json_response(200, "");
+    response.content_type = "application/com.github.proto-openapi.spec.v2.v1.0+protobuf";
+    return response;
+  }
+  // /openapi/v3 and anything else: kubectl falls back to /openapi/v2 on a 404.
   return to_response(path_not_found());
 }
 

@@ -8,6 +8,7 @@
 
 #include "api_state.hpp"
 #include "status_errors.hpp"
+#include "table_printers.hpp"
 
 namespace fakekube {
 namespace {
@@ -114,12 +115,10 @@ json node_row(const json& node) {
                       info.value("containerRuntimeVersion", std::string())});
 }
 
-// Kinds without a printer: Age is a "date" column whose cell is the timestamp itself;
-// kubectl turns it into an age.
+// Kinds without a printer: the server's default NAME and AGE columns; like the CRD table
+// convertor it renders the "date" cell as an age, since kubectl prints cells verbatim.
 json generic_row(const json& object) {
-  const json& metadata = object["metadata"];
-  return json::array({metadata.value("name", std::string()),
-                      metadata.value("creationTimestamp", std::string())});
+  return json::array({object["metadata"].value("name", std::string()), age(object)});
 }
 
 } // namespace
@@ -179,6 +178,7 @@ json render_table(const ResourceInfo& info, const std::vector<json>& objects,
   json columns;
   const bool pods = info.group.empty() && info.plural == "pods";
   const bool nodes = info.group.empty() && info.plural == "nodes";
+  const Printer* printer = find_printer(info);
   if (pods) {
     columns = {column("Name", "string", 0, "name"), column("Ready", "string", 0),
                column("Status", "string", 0),        column("Restarts", "string", 0),
@@ -191,6 +191,8 @@ json render_table(const ResourceInfo& info, const std::vector<json>& objects,
                column("Version", "string", 0),       column("Internal-IP", "string", 1),
                column("External-IP", "string", 1),   column("OS-Image", "string", 1),
                column("Kernel-Version", "string", 1), column("Container-Runtime", "string", 1)};
+  } else if (printer != nullptr) {
+    columns = printer->columns;
   } else {
     columns = {column("Name", "string", 0, "name"), column("Age", "date", 0)};
   }
@@ -198,7 +200,8 @@ json render_table(const ResourceInfo& info, const std::vector<json>& objects,
   for (const json& object : objects) {
     json row = {{"cells", pods    ? pod_row(object)
                           : nodes ? node_row(object)
-                                  : generic_row(object)}};
+                          : printer != nullptr ? printer->row(object)
+                                               : generic_row(object)}};
     if (include == "Object") {
       row["object"] = object;
     } else if (include == "Metadata") {

@@ -18,7 +18,8 @@ struct WriteOptions {
   std::string manager;              // managedFields manager
   std::string operation = "Update"; // or "Apply"
   bool dry_run = false;
-  bool from_load = false; // Api::load: keep uid, timestamps and status as given
+  bool from_load = false; // Api::load: keep uid, timestamps and status as given, and replace
+                          // an object that already exists (e.g. a bootstrap namespace)
   bool managed_fields_done = false; // apply.cpp already wrote managedFields
 };
 

@@ -75,9 +75,12 @@ TEST_CASE("fakekube::Api::handle discovery") {
     CHECK(reply.content_type == "application/json");
     CHECK(reply.body["kind"] == "APIGroupList");
   }
-  SUBCASE("unknown group is 404; openapi is 404") {
+  SUBCASE("unknown group is 404; openapi v2 is an empty protobuf document, v3 is 404") {
     CHECK(Call(api, "GET", "/apis/nvidia.com/v1").send().status == 404);
-    CHECK(Call(api, "GET", "/openapi/v2").send().status == 404);
+    auto v2 = Call(api, "GET", "/openapi/v2").send();
+    CHECK(v2.status == 200);
+    CHECK(v2.raw.empty());
+    CHECK(Call(api, "GET", "/openapi/v3").send().status == 404);
   }
   SUBCASE("creating a CRD registers its resources") {
     json crd = {{"apiVersion", "apiextensions.k8s.io/v1"},

@@ -42,12 +42,34 @@ TEST_CASE("fakekube::render_table") {
     CHECK(cells[6] == "<none>");
   }
   SUBCASE("NAME/AGE fallback; includeObject=Object and None") {
-    auto reply = Call(api, "GET", "/api/v1/namespaces").accept(k_table_accept).query("includeObject", "Object").send();
+    const char* const path = "/apis/rbac.authorization.k8s.io/v1/clusterroles";
+    auto reply = Call(api, "GET", path).accept(k_table_accept).query("includeObject", "Object").send();
     CHECK(reply.body["columnDefinitions"].size() == 2);
     CHECK(reply.body["columnDefinitions"][1]["type"] == "date");
-    CHECK(reply.body["rows"][0]["object"]["kind"] == "Namespace");
-    auto none = Call(api, "GET", "/api/v1/namespaces").accept(k_table_accept).query("includeObject", "None").send();
+    CHECK(reply.body["rows"][0]["cells"][0] == "cluster-admin");
+    CHECK(reply.body["rows"][0]["object"]["kind"] == "ClusterRole");
+    auto none = Call(api, "GET", path).accept(k_table_accept).query("includeObject", "None").send();
     CHECK(!none.body["rows"][0].contains("object"));
+    CHECK(Call(api, "GET", path).accept(k_table_accept).query("includeObject", "All").send().status == 400);
+  }
+  SUBCASE("namespaces, deployments and events printers") {
+    auto ns = Call(api, "GET", "/api/v1/namespaces/default").accept(k_table_accept).send();
+    CHECK(ns.body["rows"][0]["cells"][1] == "Active");
+    Call(api, "POST", "/apis/apps/v1/namespaces/default/deployments")
+        .json({{"metadata", {{"name", "d"}}}, {"spec", {{"replicas", 2}}}})
+        .send();
+    auto deploy = Call(api, "GET", "/apis/apps/v1/namespaces/default/deployments/d").accept(k_table_accept).send();
+    CHECK(deploy.body["rows"][0]["cells"][1] == "0/2");
+    api.load({{"apiVersion", "v1"}, {"kind", "Event"},
+              {"metadata", {{"name", "e1"}, {"namespace", "default"}}},
+              {"involvedObject", {{"kind", "Pod"}, {"name", "train"}}},
+              {"reason", "FailedScheduling"}, {"type", "Warning"}, {"message", "0/1 nodes are available"}});
+    auto events = Call(api, "GET", "/api/v1/namespaces/default/events").accept(k_table_accept).send();
+    const json& cells = events.body["rows"][0]["cells"];
+    CHECK(cells[1] == "Warning");
+    CHECK(cells[2] == "FailedScheduling");
+    CHECK(cells[3] == "pod/train");
+    CHECK(cells[6] == "0/1 nodes are available");
   }
   SUBCASE("paging carries over to tables") {
     auto reply = Call(api, "GET", "/api/v1/namespaces").accept(k_table_accept).query("limit", "1").send();

@@ -71,6 +71,8 @@ public:
 
   // Stores objects as an admin create would (a kubectl List, an array, or one object).
   // CustomResourceDefinitions register their resources in discovery. Throws on bad input.
+  // Given uid, creationTimestamp and status are kept; missing namespaces are created; an
+  // object that already exists (e.g. the bootstrap "default" namespace) is replaced.
   void load(const nlohmann::json& objects);
 
   // The version /version reports, e.g. "v1.30.4".
