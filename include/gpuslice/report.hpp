@@ -70,6 +70,12 @@ std::string render_diagnosis_table(const diagnose::Diagnosis& diagnosis, const C
 std::string render_diagnosis(const diagnose::Diagnosis& diagnosis, const ClusterInfo& cluster,
                              Format format, const Style& style);
 
+// The GPU inventory alone (kind GpuInventory): per-node physical GPUs, replicas, slots,
+// requested and free, with cluster totals. What `status` prints.
+nlohmann::ordered_json inventory_to_json(const diagnose::Diagnosis& diagnosis, const ClusterInfo& cluster);
+std::string render_inventory(const diagnose::Diagnosis& diagnosis, const ClusterInfo& cluster,
+                             Format format, const Style& style);
+
 // YAML text of a JSON tree: block style, two-space indent, strings quoted whenever a plain
 // scalar would read back as another type or be ambiguous. Ends with a newline.
 std::string to_yaml(const nlohmann::ordered_json& tree);

@@ -4,6 +4,8 @@
 
 #include <gpuslice/report.hpp>
 
+#include "report/inventory.hpp"
+
 namespace gpuslice::report {
 
 namespace {
@@ -42,22 +44,6 @@ json finding_json(const Finding& f) {
           {"objects", std::move(objects)},
           {"evidence", f.evidence},
           {"remedy", std::move(remedy)}};
-}
-
-json node_json(const diagnose::NodeInventory& n) {
-  return {{"name", n.name},
-          {"instanceType", n.instance_type},
-          {"gpuProduct", n.gpu_product},
-          {"resource", n.resource},
-          {"physicalGpus", n.physical_gpus},
-          {"replicas", n.replicas},
-          {"allocatable", n.allocatable},
-          {"requested", n.requested},
-          {"free", n.free},
-          {"memoryMiB", n.memory_mib},
-          {"ready", n.ready},
-          {"schedulable", n.schedulable},
-          {"taints", n.taints}};
 }
 
 json pending_pod_json(const diagnose::PendingPod& p) {

@@ -5,6 +5,8 @@
 
 #include <gpuslice/report.hpp>
 
+#include "report/inventory.hpp"
+
 namespace gpuslice::report {
 
 namespace {
@@ -76,36 +78,6 @@ void render_findings(const Diagnosis& d, const Style& style, std::string& out) {
   }
 }
 
-std::string taint_list(const std::vector<std::string>& taints) {
-  std::string out;
-  for (const auto& t : taints) {
-    out += (out.empty() ? "" : ",") + t;
-  }
-  return out.empty() ? "<none>" : out;
-}
-
-void render_nodes(const Diagnosis& d, const Style& style, std::string& out) {
-  out += "\nGPU NODES\n";
-  if (d.nodes.empty()) {
-    out += "  No GPU nodes found.\n";
-    return;
-  }
-  TextTable table({"name", "instance", "product", "gpus", "replicas", "slots", "requested", "free",
-                   "status", "taints"});
-  for (const auto& n : d.nodes) {
-    std::string status = n.ready ? "Ready" : "NotReady";
-    if (!n.schedulable) {
-      status += ",SchedulingDisabled";
-    }
-    table.add_row({n.name, n.instance_type.empty() ? "-" : n.instance_type,
-                   n.gpu_product.empty() ? "-" : n.gpu_product, std::to_string(n.physical_gpus),
-                   std::to_string(n.replicas), std::to_string(n.allocatable),
-                   std::to_string(n.requested), std::to_string(n.free), status,
-                   taint_list(n.taints)});
-  }
-  out += table.render(style);
-}
-
 std::string reason_summary(const std::vector<diagnose::Reason>& reasons) {
   std::string out;
   for (const auto& r : reasons) {
@@ -146,7 +118,7 @@ std::string render_diagnosis_table(const Diagnosis& d, const ClusterInfo& cluste
                                    const Style& style) {
   std::string out = verdict_line(d, cluster, style);
   render_findings(d, style, out);
-  render_nodes(d, style, out);
+  out += "\nGPU NODES\n" + render_node_table(d.nodes, style);
   render_pending(d, style, out);
   if (!d.notes.empty()) {
     out += "\nNOTES\n";
