@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include <gpuslice/model/labels.hpp>
+
 namespace gpuslice {
 struct Snapshot;
 }
@@ -206,7 +208,8 @@ struct NodeGroupStatus {
   std::string scale_down;          // "CandidatesPresent" | "NoCandidates"
 };
 
-struct AutoscalerStatus {
+// The parsed status map (the snapshot's gpuslice::AutoscalerStatus is the raw ConfigMap).
+struct AutoscalerHealth {
   bool legacy_text = false;        // the ≤1.29 text format; false = YAML (≥1.30)
   std::string time;                // as written
   std::string autoscaler_status;   // "Running" | "Initializing" | "" (text format)
@@ -214,15 +217,11 @@ struct AutoscalerStatus {
   std::vector<NodeGroupStatus> node_groups;
 };
 
-// Result of a parser that can reject its input: error names what was wrong when !value.
-template <typename T>
-struct Parsed {
-  std::optional<T> value;
-  std::string error;
-};
+// Result of a parser that can reject its input (model's type): error names what was wrong.
+using model::Parsed;
 
 // Parses data.status of the cluster-autoscaler-status ConfigMap in either format.
-Parsed<AutoscalerStatus> parse_autoscaler_status(std::string_view text);
+Parsed<AutoscalerHealth> parse_autoscaler_status(std::string_view text);
 
 // ---------------------------------------------------------------------------------------
 // Karpenter pod events (source "karpenter")

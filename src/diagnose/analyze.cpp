@@ -3,6 +3,8 @@
 // by code, so the first line a paged SRE reads is the most pressing one.
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include <gpuslice/snapshot.hpp>
 
 #include "analyzers.hpp"
@@ -12,9 +14,16 @@ namespace gpuslice::diagnose {
 Diagnosis analyze(const Snapshot& snapshot, const AnalyzeOptions& options) {
   const Context ctx = make_context(snapshot, options);
   Diagnosis d;
-  for (const GpuNode& n : ctx.gpu_nodes) d.nodes.push_back(n.inventory);
-  for (const PendingGpuPod& p : ctx.pending) d.pending_pods.push_back(p.view);
   d.notes = snapshot.meta.notes;
+  for (const GpuNode& n : ctx.gpu_nodes) d.nodes.push_back(n.inventory);
+  for (const PendingGpuPod& p : ctx.pending) {
+    d.pending_pods.push_back(p.view);
+    // Unknown wording is kept verbatim in the pending pod; say that it was not understood.
+    if (!p.view.scheduler.message.empty() && !p.view.scheduler.parsed) {
+      d.notes.push_back(fmt::format("scheduler message for pod {}/{} not understood, shown verbatim: \"{}\"",
+                                    p.view.ns, p.view.name, p.view.scheduler.message));
+    }
+  }
   if (ctx.gpu_nodes.empty()) {
     d.notes.push_back("no GPU nodes found (no GPU capacity, GPU instance type or GPU label on any node)");
   }

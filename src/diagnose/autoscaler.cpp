@@ -37,7 +37,7 @@ std::vector<Verdict> scale_up_refusals(const Context& ctx) {
   return out;
 }
 
-std::optional<AutoscalerStatus> status_map(const Context& ctx) {
+std::optional<AutoscalerHealth> status_map(const Context& ctx) {
   if (!ctx.snapshot.autoscaler_status) return std::nullopt;
   return parse_autoscaler_status(ctx.snapshot.autoscaler_status->text).value;
 }
@@ -89,7 +89,7 @@ void max_size_reached(const Context& ctx, const std::vector<Verdict>& verdicts, 
                                              "the autoscaler cannot add nodes: node groups are at their max size");
   if (!f) return;
   std::vector<const NodeGroupStatus*> at_max;
-  const std::optional<AutoscalerStatus> status = status_map(ctx);
+  const std::optional<AutoscalerHealth> status = status_map(ctx);
   if (status) {
     for (const NodeGroupStatus& g : status->node_groups) {
       if (g.max_size > 0 && g.cloud_provider_target >= g.max_size) at_max.push_back(&g);
@@ -163,7 +163,7 @@ void backoff(const Context& ctx, const std::vector<Verdict>& verdicts, std::vect
       [](const Reason& r) { return r.kind == ReasonKind::backoff || r.kind == ReasonKind::group_not_ready; },
       "node groups are in backoff or not ready for scale-up");
   if (!f) f = make_finding(FindingCode::GS203, "");
-  if (const std::optional<AutoscalerStatus> status = status_map(ctx)) {
+  if (const std::optional<AutoscalerHealth> status = status_map(ctx)) {
     for (const NodeGroupStatus& g : status->node_groups) {
       if (g.scale_up != "Backoff" && g.scale_up != "Unhealthy" && g.health != "Unhealthy") continue;
       f->evidence.push_back(fmt::format("node group {}: health {}, scale-up {}{}", g.name, g.health, g.scale_up,

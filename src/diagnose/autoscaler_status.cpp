@@ -51,8 +51,8 @@ std::string first_word(std::string_view text) {
   return std::string(text.substr(0, text.find(' ')));
 }
 
-AutoscalerStatus parse_legacy(std::string_view text) {
-  AutoscalerStatus status;
+AutoscalerHealth parse_legacy(std::string_view text) {
+  AutoscalerHealth status;
   status.legacy_text = true;
   NodeGroupStatus* current = &status.cluster_wide;
   bool in_groups = false;
@@ -131,7 +131,7 @@ NodeGroupStatus read_group(const YAML::Node& node) {
   return group;
 }
 
-Parsed<AutoscalerStatus> parse_yaml(std::string_view text) {
+Parsed<AutoscalerHealth> parse_yaml(std::string_view text) {
   YAML::Node root;
   try {
     root = YAML::Load(std::string(text));
@@ -143,7 +143,7 @@ Parsed<AutoscalerStatus> parse_yaml(std::string_view text) {
     return {std::nullopt, "cluster-autoscaler status: expected a YAML mapping with "
                           "autoscalerStatus/clusterWide/nodeGroups"};
   }
-  AutoscalerStatus status;
+  AutoscalerHealth status;
   status.time = string_at(root, "time");
   status.autoscaler_status = string_at(root, "autoscalerStatus");
   status.cluster_wide = read_group(map_at(root, "clusterWide"));
@@ -162,7 +162,7 @@ Parsed<AutoscalerStatus> parse_yaml(std::string_view text) {
 
 } // namespace
 
-Parsed<AutoscalerStatus> parse_autoscaler_status(std::string_view text) {
+Parsed<AutoscalerHealth> parse_autoscaler_status(std::string_view text) {
   text = trim(text);
   if (text.empty()) return {std::nullopt, "cluster-autoscaler status: empty"};
   if (text.starts_with(k_legacy_header)) return {parse_legacy(text), {}};

@@ -54,22 +54,45 @@ bool owned_by(const model::Pod& pod, std::string_view kind, const model::ObjectM
   return ref && ref->kind == kind && ref->name == owner.name;
 }
 
+// Events about pods, by "ns/name": built once so that each pending pod's lookup does not
+// scan every event of a large cluster.
+using PodEvents = std::map<std::string, std::vector<const model::Event*>, std::less<>>;
+
+PodEvents index_pod_events(const Snapshot& snapshot) {
+  PodEvents index;
+  for (const model::Event& e : snapshot.events) {
+    if (e.regarding.kind == "Pod") index[e.regarding.ns + "/" + e.regarding.name].push_back(&e);
+  }
+  return index;
+}
+
+// Compares as times (RFC 3339 with and without fractions mix); as text when unparseable.
+bool newer(const model::Event& a, const model::Event& b) {
+  const auto ta = model::parse_time(a.last_seen());
+  const auto tb = model::parse_time(b.last_seen());
+  if (ta && tb) return *ta > *tb;
+  return a.last_seen() > b.last_seen();
+}
+
 // Events about one pod of a given reason set; the most recent one.
-const model::Event* latest_event(const Snapshot& snapshot, const model::Pod& pod,
+const model::Event* latest_event(const PodEvents& events, const model::Pod& pod,
                                  std::initializer_list<std::string_view> reasons,
                                  bool karpenter) {
+  const auto found = events.find(pod.meta.ns + "/" + pod.meta.name);
+  if (found == events.end()) return nullptr;
   const model::Event* best = nullptr;
-  for (const model::Event& e : snapshot.events) {
-    if (e.regarding.kind != "Pod" || e.regarding.ns != pod.meta.ns || e.regarding.name != pod.meta.name) continue;
+  for (const model::Event* ep : found->second) {
+    const model::Event& e = *ep;
+    // An event of an earlier pod with the same name (StatefulSets reuse names).
     if (!e.regarding.uid.empty() && !pod.meta.uid.empty() && e.regarding.uid != pod.meta.uid) continue;
     if (std::find(reasons.begin(), reasons.end(), e.reason) == reasons.end()) continue;
     if ((e.component() == "karpenter") != karpenter) continue;
-    if (!best || e.last_seen() > best->last_seen()) best = &e;
+    if (!best || newer(e, *best)) best = &e;
   }
   return best;
 }
 
-SchedulerVerdict scheduler_verdict(const Snapshot& snapshot, const model::Pod& pod) {
+SchedulerVerdict scheduler_verdict(const PodEvents& events, const model::Pod& pod) {
   SchedulerVerdict v;
   v.scheduler = pod.spec.scheduler_name.empty() ? "default-scheduler" : pod.spec.scheduler_name;
   // The condition carries the full, latest message; events are cut at 1024 characters and
@@ -78,7 +101,7 @@ SchedulerVerdict scheduler_verdict(const Snapshot& snapshot, const model::Pod& p
   if (c && c->status == "False" && !c->message.empty()) {
     v.source = "condition";
     v.message = c->message;
-  } else if (const model::Event* e = latest_event(snapshot, pod, {"FailedScheduling"}, false)) {
+  } else if (const model::Event* e = latest_event(events, pod, {"FailedScheduling"}, false)) {
     v.source = "event";
     v.message = e->message;
     if (!e->component().empty()) v.scheduler = e->component();
@@ -87,14 +110,14 @@ SchedulerVerdict scheduler_verdict(const Snapshot& snapshot, const model::Pod& p
   return v;
 }
 
-ScalerVerdict scaler_verdict(const Snapshot& snapshot, const model::Pod& pod) {
+ScalerVerdict scaler_verdict(const PodEvents& events, const model::Pod& pod) {
   ScalerVerdict v;
-  if (const model::Event* e = latest_event(snapshot, pod, {"NotTriggerScaleUp", "TriggeredScaleUp"}, false)) {
+  if (const model::Event* e = latest_event(events, pod, {"NotTriggerScaleUp", "TriggeredScaleUp"}, false)) {
     v.verdict = e->reason;
     v.component = e->component().empty() ? "cluster-autoscaler" : e->component();
     v.message = e->message;
     v.autoscaler = parse_autoscaler_message(e->message);
-  } else if (const model::Event* k = latest_event(snapshot, pod, {"FailedScheduling", "Nominated"}, true)) {
+  } else if (const model::Event* k = latest_event(events, pod, {"FailedScheduling", "Nominated"}, true)) {
     v.verdict = k->reason;
     v.component = "karpenter";
     v.message = k->message;
@@ -104,7 +127,7 @@ ScalerVerdict scaler_verdict(const Snapshot& snapshot, const model::Pod& pod) {
 }
 
 NodeInventory inventory_of(const model::Node& node, const model::NodeGpus& gpus,
-                           const std::vector<const model::Pod*>& bound) {
+                           const std::map<std::string, long long, std::less<>>& requested) {
   NodeInventory inv;
   inv.name = node.name();
   inv.instance_type = std::string(node.instance_type());
@@ -122,9 +145,7 @@ NodeInventory inventory_of(const model::Node& node, const model::NodeGpus& gpus,
       inv.resource = resource;
     }
   }
-  for (const model::Pod* pod : bound) {
-    if (pod->spec.node_name == node.name()) inv.requested += model::gpu_units(model::effective_requests(pod->spec));
-  }
+  if (const auto it = requested.find(node.name()); it != requested.end()) inv.requested = it->second;
   inv.free = std::max(0LL, inv.allocatable - inv.requested);
   for (const model::Taint& t : node.taints) inv.taints.push_back(model::to_string(t));
   return inv;
@@ -160,10 +181,8 @@ bool mounts_configmap(const model::DaemonSet& ds, const model::ConfigMap& cm) {
 } // namespace
 
 const GpuNode* Context::gpu_node(std::string_view name) const {
-  for (const GpuNode& n : gpu_nodes) {
-    if (n.node->name() == name) return &n;
-  }
-  return nullptr;
+  const auto it = gpu_node_index.find(name);
+  return it == gpu_node_index.end() ? nullptr : &gpu_nodes[it->second];
 }
 
 std::vector<const Addon*> Context::addons_of(AddonKind kind) const {
@@ -192,20 +211,25 @@ const model::Workload* Context::owner_workload(const model::Pod& pod) const {
 }
 
 Context make_context(const Snapshot& snapshot, const AnalyzeOptions& options) {
-  Context ctx{snapshot, options, {}, {}, {}, {}, {}, false};
+  Context ctx{snapshot, options, {}, {}, {}, {}, {}, false, {}};
+  std::map<std::string, long long, std::less<>> requested;  // GPU units per node name
   for (const model::Pod& pod : snapshot.pods) {
     if (!pod.spec.node_name.empty() && pod.phase != "Succeeded" && pod.phase != "Failed") {
       ctx.bound_pods.push_back(&pod);
+      const long long units = model::gpu_units(model::effective_requests(pod.spec));
+      if (units > 0) requested[pod.spec.node_name] += units;
     }
   }
   for (const model::Node& node : snapshot.nodes) {
     if (!model::is_gpu_node(node)) continue;
     GpuNode g{&node, model::describe_node_gpus(node), {}};
-    g.inventory = inventory_of(node, g.gpus, ctx.bound_pods);
+    g.inventory = inventory_of(node, g.gpus, requested);
     ctx.gpu_nodes.push_back(std::move(g));
   }
   std::sort(ctx.gpu_nodes.begin(), ctx.gpu_nodes.end(),
             [](const GpuNode& a, const GpuNode& b) { return a.node->name() < b.node->name(); });
+  for (std::size_t i = 0; i < ctx.gpu_nodes.size(); ++i) ctx.gpu_node_index[ctx.gpu_nodes[i].node->name()] = i;
+  const PodEvents events = index_pod_events(snapshot);
 
   for (const model::Pod& pod : snapshot.pods) {
     if (!pod.is_unscheduled()) continue;
@@ -216,8 +240,8 @@ Context make_context(const Snapshot& snapshot, const AnalyzeOptions& options) {
     p.view.name = pod.meta.name;
     p.view.resource = resource;
     p.view.gpu_request = request;
-    p.view.scheduler = scheduler_verdict(snapshot, pod);
-    p.view.scaler = scaler_verdict(snapshot, pod);
+    p.view.scheduler = scheduler_verdict(events, pod);
+    p.view.scaler = scaler_verdict(events, pod);
     ctx.pending.push_back(std::move(p));
   }
   std::sort(ctx.pending.begin(), ctx.pending.end(), [](const PendingGpuPod& a, const PendingGpuPod& b) {

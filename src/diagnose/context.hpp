@@ -4,6 +4,7 @@
 // (device plugin, GFD, DCGM exporter) recognised among the DaemonSets.
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -53,6 +54,7 @@ struct Context {
   std::vector<Addon> addons;
   std::vector<SharingConfigSource> sharing_configs;
   bool autoscaler_present = false;  // CA status map or CA events seen
+  std::map<std::string, std::size_t, std::less<>> gpu_node_index;  // name → gpu_nodes position
 
   const GpuNode* gpu_node(std::string_view name) const;
   std::vector<const Addon*> addons_of(AddonKind kind) const;

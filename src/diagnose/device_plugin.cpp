@@ -237,6 +237,7 @@ void multiple_device_plugins(const Context& ctx, std::vector<Finding>& out) {
   const std::vector<const Addon*> plugins = ctx.addons_of(AddonKind::device_plugin);
   std::set<const Addon*> involved;
   std::vector<std::string> evidence;
+  bool host_seen = false;
   for (const GpuNode& n : ctx.gpu_nodes) {
     std::vector<const Addon*> here;
     for (const Addon* a : plugins) {
@@ -249,12 +250,16 @@ void multiple_device_plugins(const Context& ctx, std::vector<Finding>& out) {
       names.push_back(qualified(a->daemonset->meta));
       involved.insert(a);
     }
-    if (host) names.push_back("the host's built-in plugin (Bottlerocket)");
+    if (host) {
+      names.push_back("the host's built-in plugin (Bottlerocket)");
+      host_seen = true;
+    }
     if (evidence.size() < 8) evidence.push_back(fmt::format("node {}: {}", n.node->name(), fmt::join(names, " and ")));
   }
   if (involved.empty()) return;
-  Finding f = make_finding(FindingCode::GS406, fmt::format("{} device plugin(s) advertise GPUs on the same nodes; the "
-                                                           "last to register wins", involved.size() + (involved.size() == 1)));
+  Finding f = make_finding(FindingCode::GS406,
+                           fmt::format("{} device plugins advertise GPUs on the same nodes; the last to register wins",
+                                       involved.size() + (host_seen ? 1 : 0)));
   // Keep the operator's or Helm's plugin; the static manifest is the one to remove.
   const Addon* remove = nullptr;
   for (const Addon* a : involved) {

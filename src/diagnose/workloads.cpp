@@ -14,8 +14,9 @@ namespace {
 
 // A live pod of the workload, whose spec is what admission made of the template.
 const model::Pod* live_pod(const Context& ctx, const model::Workload& w) {
+  if (!w.selector || w.selector->requirements.empty()) return nullptr;
   for (const model::Pod& pod : ctx.snapshot.pods) {
-    if (ctx.owner_workload(pod) == &w) return &pod;
+    if (pod.meta.ns == w.meta.ns && model::selector_matches(*w.selector, pod.meta.labels)) return &pod;
   }
   return nullptr;
 }

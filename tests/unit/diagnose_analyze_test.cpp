@@ -68,6 +68,31 @@ TEST_CASE("diagnose::analyze") {
     CHECK(d.notes[0].find("no GPU nodes") != std::string::npos);
   }
 
+  SUBCASE("a scheduler message in unknown wording is kept verbatim and noted") {
+    gpuslice::Snapshot s = healthy();
+    add_pending(s, "p", "no GPU for you today");
+    const Diagnosis d = analyze(s);
+    REQUIRE(d.pending_pods.size() == 1);
+    CHECK(d.pending_pods[0].scheduler.message == "no GPU for you today");
+    CHECK_FALSE(d.pending_pods[0].scheduler.parsed);
+    REQUIRE(d.notes.size() == 1);
+    CHECK(d.notes[0].find("ml/p not understood") != std::string::npos);
+    CHECK(has(d, "GS100"));
+  }
+
+  SUBCASE("the event is the fallback when the pod has no PodScheduled message; the newest wins") {
+    gpuslice::Snapshot s = healthy();
+    s.pods.push_back(inference_pod("p").build());  // Pending, no conditions yet
+    s.events.push_back(EventBuilder("FailedScheduling", "ml").pod("ml", "p").last_timestamp("2026-01-01T12:01:00Z")
+                           .message("0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector.").build());
+    s.events.push_back(EventBuilder("FailedScheduling", "ml").pod("ml", "p").last_timestamp("2026-01-01T12:09:00Z")
+                           .message(k_scheduler_message).events_v1(3).build());
+    const Diagnosis d = analyze(s);
+    REQUIRE(d.pending_pods.size() == 1);
+    CHECK(d.pending_pods[0].scheduler.source == "event");
+    CHECK(d.pending_pods[0].scheduler.message == k_scheduler_message);
+  }
+
   SUBCASE("--replicas given by the user is the one recommended") {
     gpuslice::diagnose::AnalyzeOptions options;
     options.replicas = 3;
