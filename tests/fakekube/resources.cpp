@@ -71,7 +71,7 @@ ResourceTable::ResourceTable() {
               true),
       builtin("apps", "statefulsets", "statefulset", "StatefulSet", true, {"sts"},
               {"scale", "status"}, true),
-      builtin("events.k8s.io", "events", "event", "Event", true, {"ev"}, {}),
+      builtin("events.k8s.io", "events", "event", "Event", true, {}, {}),
       review("authentication.k8s.io", "selfsubjectreviews", "selfsubjectreview",
              "SelfSubjectReview"),
       review("authorization.k8s.io", "selfsubjectaccessreviews", "selfsubjectaccessreview",

@@ -121,6 +121,28 @@ json generic_row(const json& object) {
   return json::array({object["metadata"].value("name", std::string()), age(object)});
 }
 
+// Real objects carry nulls (eventTime, lastProbeTime); the printers read absent and null
+// fields alike, so nulls are dropped before printing.
+json without_nulls(const json& value) {
+  if (value.is_array()) {
+    json out = json::array();
+    for (const json& item : value) {
+      out.push_back(without_nulls(item));
+    }
+    return out;
+  }
+  if (!value.is_object()) {
+    return value;
+  }
+  json out = json::object();
+  for (auto it = value.begin(); it != value.end(); ++it) {
+    if (!it->is_null()) {
+      out[it.key()] = without_nulls(*it);
+    }
+  }
+  return out;
+}
+
 } // namespace
 
 std::string human_duration(long long seconds) {
@@ -197,13 +219,14 @@ json render_table(const ResourceInfo& info, const std::vector<json>& objects,
     columns = {column("Name", "string", 0, "name"), column("Age", "date", 0)};
   }
   json rows = json::array();
-  for (const json& object : objects) {
+  for (const json& original : objects) {
+    const json object = without_nulls(original);
     json row = {{"cells", pods    ? pod_row(object)
                           : nodes ? node_row(object)
                           : printer != nullptr ? printer->row(object)
                                                : generic_row(object)}};
     if (include == "Object") {
-      row["object"] = object;
+      row["object"] = original;
     } else if (include == "Metadata") {
       json metadata = object["metadata"];
       metadata.erase("managedFields");

@@ -24,7 +24,8 @@ std::string age(const json& object) {
 
 std::string selector_text(const json& spec) {
   std::string text;
-  for (const auto& [key, value] : spec.value("selector", k_none).value("matchLabels", k_none).items()) {
+  const json labels = spec.value("selector", k_none).value("matchLabels", k_none);
+  for (const auto& [key, value] : labels.items()) {
     text += (text.empty() ? "" : ",") + key + "=" + value.get<std::string>();
   }
   return text.empty() ? "<none>" : text;

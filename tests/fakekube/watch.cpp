@@ -3,9 +3,11 @@
 
 #include <condition_variable>
 #include <deque>
+#include <functional>
 
 #include "list_query.hpp"
 #include "status_errors.hpp"
+#include "table.hpp"
 
 namespace fakekube {
 
@@ -22,6 +24,8 @@ struct WatchState {
   bool bookmarks = false;
   std::chrono::milliseconds bookmark_interval{0};
   Clock::time_point deadline = Clock::time_point::max();
+  // Rewrites an event line on its way out (Table watches); empty = as stored.
+  std::function<std::string(const std::string&)> transform;
 
   std::mutex mutex;
   std::condition_variable ready;
@@ -89,7 +93,7 @@ public:
         std::string line = std::move(m_state->lines.front());
         m_state->lines.pop_front();
         m_state->last_bookmark = Clock::now();
-        return line;
+        return m_state->transform ? m_state->transform(line) : line;
       }
       if (m_state->closed || Clock::now() >= m_state->deadline) {
         return std::nullopt;
@@ -138,6 +142,30 @@ std::int64_t parse_timeout(const ApiRequest& request) {
   throw bad_request("strconv.ParseInt: parsing \"" + text + "\": invalid syntax");
 }
 
+// kubectl get --watch asks for Tables: each event's object becomes a one-row Table, with the
+// column definitions only in the first, as the real server sends them.
+std::function<std::string(const std::string&)> table_transform(const ResourceInfo& info,
+                                                               const ApiRequest& request) {
+  render_table(info, {}, nlohmann::json::object(), request); // rejects a bad includeObject now
+  auto first = std::make_shared<bool>(true);
+  return [info, request, first](const std::string& line) {
+    nlohmann::json event = nlohmann::json::parse(line);
+    const std::string type = event.value("type", std::string());
+    if (type != "ADDED" && type != "MODIFIED" && type != "DELETED") {
+      return line;
+    }
+    const std::string rv = event["object"]["metadata"].value("resourceVersion", std::string());
+    nlohmann::json table =
+        render_table(info, {event["object"]}, {{"resourceVersion", rv}}, request);
+    if (!*first) {
+      table["columnDefinitions"] = nlohmann::json::array();
+    }
+    *first = false;
+    event["object"] = std::move(table);
+    return event.dump() + "\n";
+  };
+}
+
 } // namespace
 
 void WatchHub::publish(const ChangeEvent& event) {
@@ -177,6 +205,11 @@ ApiResult open_watch(ApiState& state, const ApiRequest& request, const Target& t
   if (!target.name.empty()) {
     watch->fields.requirements.push_back(
         {"metadata.name", Requirement::Op::equals, {target.name}});
+  }
+  if (wants_table(request.accept)) {
+    ApiRequest copy = request;
+    copy.body.clear();
+    watch->transform = table_transform(*target.info, copy);
   }
   watch->api_version = target.info->api_version();
   watch->kind = target.info->kind;

@@ -89,3 +89,19 @@ TEST_CASE("fakekube::human_duration") {
   CHECK(fakekube::human_duration(30 * 86400) == "30d");
   CHECK(fakekube::human_duration(-5) == "<invalid>");
 }
+
+TEST_CASE("fakekube::open_watch tables") {
+  fakekube::Api api;
+  api.load(fakekube_test::node("n1"));
+  auto reply = Call(api, "GET", "/api/v1/nodes").query("watch", "true").accept(k_table_accept).send();
+  REQUIRE(reply.watch != nullptr);
+  const json first = json::parse(reply.watch->next(std::chrono::milliseconds(1000)).value());
+  CHECK(first["type"] == "ADDED");
+  CHECK(first["object"]["kind"] == "Table");
+  CHECK(first["object"]["rows"][0]["cells"][0] == "n1");
+  CHECK(!first["object"]["columnDefinitions"].empty());
+  api.load(fakekube_test::node("n2"));
+  const json second = json::parse(reply.watch->next(std::chrono::milliseconds(1000)).value());
+  CHECK(second["object"]["rows"][0]["cells"][0] == "n2");
+  CHECK(second["object"]["columnDefinitions"].empty());
+}
