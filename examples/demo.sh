@@ -53,5 +53,6 @@ k() {
 echo "fakekube is serving $scenario at $(cat "$workdir/url")"
 k get nodes -L node.kubernetes.io/instance-type -L eks.amazonaws.com/nodegroup
 k get pods -A --field-selector=status.phase=Pending
-k get events -A --field-selector=reason=FailedScheduling
-k get events -A --field-selector=reason=NotTriggerScaleUp
+events='custom-columns=NAMESPACE:.metadata.namespace,POD:.involvedObject.name,FROM:.reportingComponent,MESSAGE:.message'
+k get events -A --field-selector=reason=FailedScheduling -o "$events"
+k get events -A --field-selector=reason=NotTriggerScaleUp -o "$events"
