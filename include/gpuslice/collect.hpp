@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// Filling a Snapshot: from files now (diagnose --from-file); the live collector comes later.
+// Filling a Snapshot: from files (diagnose --from-file) or live from the API server (collect).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -10,6 +11,10 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <gpuslice/snapshot.hpp>
+
+namespace gpuslice::kube {
+class Client;
+} // namespace gpuslice::kube
 
 namespace gpuslice::collect {
 
@@ -37,5 +42,21 @@ model::Parsed<model::HelmRelease> helm_release_from_secret(const nlohmann::json&
 
 // A Secret's metadata with the release summary annotation and no data: what snapshots store.
 nlohmann::json helm_release_secret_json(const model::HelmRelease& release);
+
+// What a live collection covers.
+struct Scope {
+  std::string namespace_name;   // pending pods, events, Deployments, StatefulSets; "" = all namespaces (-A)
+  std::int64_t page_size = 500; // list page size (kubectl's --chunk-size)
+};
+
+// Reads what a diagnosis needs from the cluster, following the query plan (collect/query_plan.hpp):
+// every node; pending GPU pods in scope; the pods on GPU nodes (all namespaces: they share the
+// nodes' capacity); FailedScheduling/NotTriggerScaleUp/TriggeredScaleUp events about those
+// pods or GPU nodes; GPU-stack DaemonSets and the ConfigMaps they use; GPU Helm release
+// summaries; the ClusterPolicy when its CRD exists; the cluster-autoscaler Deployment and
+// status ConfigMap; GPU Deployments and StatefulSets in scope. Independent reads run in
+// parallel. A read the user is forbidden (403) becomes a note in meta.notes; a missing
+// optional object (404) is skipped; any other failure throws the client's ApiError.
+Snapshot collect(kube::Client& client, const Scope& scope);
 
 } // namespace gpuslice::collect

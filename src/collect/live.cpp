@@ -78,7 +78,9 @@ public:
     snapshot.meta.collected_at = now_rfc3339();
     snapshot.meta.namespace_scope = m_scope.namespace_name;
     for (std::string& note : m_reader.notes()) snapshot.meta.notes.push_back(std::move(note));
+    // The three event lists fail alike for a user without access to events: one note.
     std::sort(snapshot.meta.notes.begin(), snapshot.meta.notes.end());
+    snapshot.meta.notes.erase(std::unique(snapshot.meta.notes.begin(), snapshot.meta.notes.end()), snapshot.meta.notes.end());
     return snapshot;
   }
 
