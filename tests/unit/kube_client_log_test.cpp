@@ -43,6 +43,16 @@ TEST_CASE("kube::Client -v logging") {
     REQUIRE(cut != std::string::npos);
     CHECK(cut - body - std::string("Response Body: ").size() == 1024);
   }
+  SUBCASE("--as/--as-group become impersonation headers (seen at -v=7)") {
+    gpuslice::kube::GlobalOptions options;
+    options.as_user = "jane";
+    options.as_groups = {"gpu-admins", "ops"};
+    auto client = cluster.client(cluster.endpoint("admin", KubeconfigAuth::token, options), 7);
+    client->get_raw("/version");
+    const std::string log = cluster.log.str();
+    CHECK(log.find("    Impersonate-User: jane") != std::string::npos);
+    CHECK(log.find("    Impersonate-Group: gpu-admins\n    Impersonate-Group: ops") != std::string::npos);
+  }
   SUBCASE("-v=0 logs nothing") {
     auto client = cluster.admin(0);
     client->server_version();

@@ -73,6 +73,17 @@ struct Cluster {
 
   explicit Cluster(fakekube::Scenario scenario = default_scenario()) : server(std::move(scenario)) {
     server.start(0);
+    // Server::start returns before httplib's listen loop runs, and a stop() in that window
+    // hangs the destructor; one answered request proves the loop is running.
+    gpuslice::kube::ClusterEndpoint probe;
+    probe.server = server.url();
+    probe.insecure_skip_tls_verify = true;
+    try {
+      gpuslice::kube::Client(probe).get_raw("/version");
+    } catch (const gpuslice::kube::ApiError&) {
+      // a 401/403 answer is just as good
+    }
+    server.clear_request_log();
   }
 
   std::filesystem::path kubeconfig(const std::string& user, fakekube::KubeconfigAuth auth,
