@@ -23,9 +23,15 @@ ExitCode run(int argc, const char* const* argv, Env& env) {
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string(k_version));
   Commands commands;
+  add_global_flags(app, commands.global); // first: subcommands inherit fallthrough
   add_commands(app, commands, env);
   try {
-    app.parse(argc, argv);
+    const std::vector<std::string> args = split_short_equals(argc, argv);
+    std::vector<const char*> arg_pointers;
+    for (const std::string& arg : args) {
+      arg_pointers.push_back(arg.c_str());
+    }
+    app.parse(static_cast<int>(arg_pointers.size()), arg_pointers.data());
     return commands.run();
   } catch (const CLI::CallForHelp&) {
     env.out << app.help();

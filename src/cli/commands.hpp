@@ -8,11 +8,13 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/app.hpp"
+#include "cli/global_flags.hpp"
 
 namespace gpuslice::cli {
 
 struct Commands {
   std::function<ExitCode()> chosen; // set by the parsed subcommand's callback
+  GlobalFlags global;                // --kubeconfig, --context, -n, -v … (cli/global_flags.hpp)
   ExitCode run() const { return chosen ? chosen() : ExitCode::usage; }
 };
 

@@ -35,8 +35,8 @@ TEST_CASE("cli::program_name") {
 }
 
 TEST_CASE("cli::run") {
-  SUBCASE("version prints the client version") {
-    const Ran r = run_cli({"version"});
+  SUBCASE("version --client prints the client version") {
+    const Ran r = run_cli({"version", "--client"});
     CHECK(r.code == gpuslice::ExitCode::ok);
     CHECK(r.out == std::string("Client Version: ") + gpuslice::k_version + "\n");
   }

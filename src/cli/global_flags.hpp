@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: Apache-2.0
+// kubectl's global connection flags (and ours: --qps, --burst, --no-color) on the root app.
+#pragma once
+
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include <gpuslice/kube/client.hpp>
+#include <gpuslice/kube/config.hpp>
+
+namespace gpuslice::cli {
+
+struct GlobalFlags {
+  kube::GlobalOptions kube;
+  bool no_color = false;
+};
+
+// Adds the flags to `app` and lets every subcommand accept them (fallthrough), so
+// `kubectl gpuslice version --context prod` works as kubectl's own commands do.
+// Call before adding subcommands.
+void add_global_flags(CLI::App& app, GlobalFlags& flags);
+
+// Checks flag values that need no file or server: --request-timeout, --qps, --burst, -v.
+// Throws UsageError naming the flag.
+void validate_global_flags(const GlobalFlags& flags);
+
+// Validates the flags, resolves the kubeconfig (or in-cluster config) and builds the client,
+// logging -v output to `log`. Throws UsageError (exit 2) before any request is sent.
+std::unique_ptr<kube::Client> open_client(const GlobalFlags& flags, std::ostream& log);
+
+// kubectl (pflag) accepts "-v=6", "-n=ns", "-s=url"; CLI11 reads "=6" as the value. Splits
+// those into "-v" "6". Other arguments pass through unchanged.
+std::vector<std::string> split_short_equals(int argc, const char* const* argv);
+
+} // namespace gpuslice::cli
