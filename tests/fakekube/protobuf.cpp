@@ -111,16 +111,13 @@ nlohmann::json non_resource_attributes(std::string_view message) {
   return attributes;
 }
 
-} // namespace
-
-nlohmann::json decode_access_review(const std::string& body) {
+// The runtime.Unknown inside the "k8s\0" envelope: its type into `review`, its raw bytes out.
+std::string_view unwrap(const std::string& body, nlohmann::json& review) {
   static const std::string k_magic("k8s\0", 4);
   if (body.compare(0, 4, k_magic) != 0) {
     throw std::runtime_error("protobuf: missing the k8s\\0 envelope prefix");
   }
   std::string_view raw;
-  nlohmann::json review = {{"apiVersion", "authorization.k8s.io/v1"},
-                           {"kind", "SelfSubjectAccessReview"}};
   // runtime.Unknown: 1 typeMeta, 2 raw, 3 contentEncoding, 4 contentType.
   each_field(std::string_view(body).substr(4), [&](int field, std::string_view value) {
     if (field == 1) {
@@ -135,6 +132,33 @@ nlohmann::json decode_access_review(const std::string& body) {
       raw = value;
     }
   });
+  return raw;
+}
+
+} // namespace
+
+nlohmann::json decode_review_spec(const std::string& body) {
+  nlohmann::json review = nlohmann::json::object();
+  const std::string_view raw = unwrap(body, review);
+  nlohmann::json spec = nlohmann::json::object();
+  // Both kinds: 1 metadata, 2 spec; SelfSubjectRulesReviewSpec: 1 namespace.
+  each_field(raw, [&](int field, std::string_view value) {
+    if (field == 2) {
+      each_field(value, [&](int spec_field, std::string_view text) {
+        if (spec_field == 1) {
+          spec["namespace"] = std::string(text);
+        }
+      });
+    }
+  });
+  review["spec"] = spec;
+  return review;
+}
+
+nlohmann::json decode_access_review(const std::string& body) {
+  nlohmann::json review = {{"apiVersion", "authorization.k8s.io/v1"},
+                           {"kind", "SelfSubjectAccessReview"}};
+  const std::string_view raw = unwrap(body, review);
   nlohmann::json spec = nlohmann::json::object();
   // SelfSubjectAccessReview: 1 metadata, 2 spec; spec: 1 resourceAttributes,
   // 2 nonResourceAttributes.

@@ -12,5 +12,8 @@ namespace fakekube {
 // The review as JSON ({"apiVersion","kind","spec":{...}}); throws std::runtime_error
 // describing the first malformed byte range.
 nlohmann::json decode_access_review(const std::string& body);
+// A SelfSubjectRulesReview or SelfSubjectReview (kubectl 1.33's `auth can-i --list` and
+// `auth whoami`): only spec.namespace exists to decode. Throws like decode_access_review.
+nlohmann::json decode_review_spec(const std::string& body);
 
 } // namespace fakekube

@@ -37,6 +37,14 @@ ResourceInfo review(std::string group, std::string plural, std::string singular,
   return info;
 }
 
+ResourceInfo review_v1beta1(std::string group, std::string plural, std::string singular,
+                            std::string kind) {
+  ResourceInfo info = review(std::move(group), std::move(plural), std::move(singular),
+                             std::move(kind));
+  info.version = "v1beta1";
+  return info;
+}
+
 } // namespace
 
 std::string ResourceInfo::api_version() const {
@@ -74,6 +82,8 @@ ResourceTable::ResourceTable() {
       builtin("events.k8s.io", "events", "event", "Event", true, {}, {}),
       review("authentication.k8s.io", "selfsubjectreviews", "selfsubjectreview",
              "SelfSubjectReview"),
+      review_v1beta1("authentication.k8s.io", "selfsubjectreviews", "selfsubjectreview",
+                     "SelfSubjectReview"), // kubectl 1.27's `auth whoami` asks for v1beta1
       review("authorization.k8s.io", "selfsubjectaccessreviews", "selfsubjectaccessreview",
              "SelfSubjectAccessReview"),
       review("authorization.k8s.io", "selfsubjectrulesreviews", "selfsubjectrulesreview",

@@ -58,14 +58,12 @@ ApiResponse create_review(const ApiState& state, const ApiRequest& request,
                           const ResourceInfo& info) {
   json review;
   if (is_protobuf(request.content_type)) {
-    if (info.plural != "selfsubjectaccessreviews") {
-      throw unsupported_media_type("application/json, application/yaml");
-    }
     if (!accepts_json(request.accept)) {
       throw not_acceptable("only application/json responses are supported");
     }
     try {
-      review = decode_access_review(request.body);
+      review = info.plural == "selfsubjectaccessreviews" ? decode_access_review(request.body)
+                                                         : decode_review_spec(request.body);
     } catch (const std::runtime_error& error) {
       throw bad_request(error.what());
     }

@@ -202,3 +202,39 @@ TEST_CASE("fakekube::decode_access_review") {
     CHECK(reply.body["status"]["allowed"] == true);
   }
 }
+
+TEST_CASE("fakekube::decode_review_spec") {
+  SUBCASE("a SelfSubjectRulesReview's namespace, answered through the API") {
+    const std::string type_meta =
+        field(1, "authorization.k8s.io/v1") + field(2, "SelfSubjectRulesReview");
+    const std::string body = std::string("k8s\0", 4) + field(1, type_meta) +
+                             field(2, field(1, "") + field(2, field(1, "kube-system")));
+    CHECK(fakekube::decode_review_spec(body)["spec"]["namespace"] == "kube-system");
+    fakekube::Api api;
+    seed_rbac(api);
+    auto reply = Call(api, "POST", "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews")
+                     .as("bob", {"ops"})
+                     .text(body, "application/vnd.kubernetes.protobuf")
+                     .send();
+    CHECK(reply.status == 201);
+    CHECK(reply.body["spec"]["namespace"] == "kube-system");
+  }
+  SUBCASE("kubectl 1.27 whoami's v1beta1 SelfSubjectReview") {
+    fakekube::Api api;
+    auto reply = Call(api, "POST", "/apis/authentication.k8s.io/v1beta1/selfsubjectreviews")
+                     .as("carol", {"devs"})
+                     .json({{"apiVersion", "authentication.k8s.io/v1beta1"}, {"kind", "SelfSubjectReview"}})
+                     .send();
+    CHECK(reply.status == 201);
+    CHECK(reply.body["apiVersion"] == "authentication.k8s.io/v1beta1");
+    CHECK(reply.body["status"]["userInfo"]["username"] == "carol");
+  }
+  SUBCASE("a body that is not an envelope is 400 naming the problem") {
+    fakekube::Api api;
+    auto reply = Call(api, "POST", "/apis/authentication.k8s.io/v1/selfsubjectreviews")
+                     .text("nope", "application/vnd.kubernetes.protobuf")
+                     .send();
+    CHECK(reply.status == 400);
+    CHECK(reply.body["message"].get<std::string>().find("envelope") != std::string::npos);
+  }
+}
