@@ -173,7 +173,7 @@ void backoff(const Context& ctx, const std::vector<Verdict>& verdicts, std::vect
   }
   for (const model::Event& e : ctx.snapshot.events) {
     if (e.regarding.kind != "ConfigMap") continue;
-    const auto parsed = parse_autoscaler_message(e.message);
+    const std::optional<AutoscalerMessage> parsed = parse_autoscaler_message(e.message);
     if (parsed && (parsed->kind == AutoscalerEventKind::scale_up_failed ||
                    parsed->kind == AutoscalerEventKind::scale_up_timed_out)) {
       f->evidence.push_back(fmt::format("{}: \"{}\"", e.reason, e.message));

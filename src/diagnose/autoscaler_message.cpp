@@ -38,7 +38,7 @@ AutoscalerMessage parse_not_triggered(std::string_view rest) {
   strip_prefix(rest, ":");
   rest = strip_final_period(rest);
   if (rest.empty()) return m;  // CA ≤1.1x, or every rejected group vanished (#4613)
-  if (const auto entries = split_counted_list(rest)) {
+  if (const std::optional<std::vector<std::pair<int, std::string_view>>> entries = split_counted_list(rest)) {
     for (const auto& [count, reason] : *entries) m.reasons.push_back(classify_reason(reason, count));
   } else {
     // A whole-message reason such as "max total nodes in cluster reached": no group count.
@@ -94,7 +94,7 @@ AutoscalerMessage parse_triggered(std::string_view rest) {
     const std::size_t open = items.find('{');
     const std::size_t close = items.find('}', open == std::string_view::npos ? 0 : open);
     if (open == std::string_view::npos || close == std::string_view::npos) break;
-    if (auto g = parse_scale_up_info(items.substr(open, close - open + 1))) {
+    if (std::optional<ScaleUpGroup> g = parse_scale_up_info(items.substr(open, close - open + 1))) {
       m.groups.push_back(std::move(*g));
     }
     items.remove_prefix(close + 1);
@@ -123,7 +123,7 @@ AutoscalerMessage parse_scale_up_set(std::string_view rest) {
     if (instead != std::string_view::npos) {
       std::string_view from = nums.substr(instead + 12);
       g.from = parse_count(from.substr(0, from.find(' '))).value_or(-1);
-      if (const auto max = between(nums, "(max: ", ")")) g.max = parse_count(*max).value_or(-1);
+      if (const std::optional<std::string_view> max = between(nums, "(max: ", ")")) g.max = parse_count(*max).value_or(-1);
     }
   }
   m.groups.push_back(std::move(g));

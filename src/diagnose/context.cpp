@@ -68,8 +68,8 @@ PodEvents index_pod_events(const Snapshot& snapshot) {
 
 // Compares as times (RFC 3339 with and without fractions mix); as text when unparseable.
 bool newer(const model::Event& a, const model::Event& b) {
-  const auto ta = model::parse_time(a.last_seen());
-  const auto tb = model::parse_time(b.last_seen());
+  const std::optional<model::TimePoint> ta = model::parse_time(a.last_seen());
+  const std::optional<model::TimePoint> tb = model::parse_time(b.last_seen());
   if (ta && tb) return *ta > *tb;
   return a.last_seen() > b.last_seen();
 }

@@ -85,7 +85,7 @@ void device_plugin_not_on_all_gpu_nodes(const Context& ctx, std::vector<Finding>
     const model::DaemonSet& ds = *plugins.front()->daemonset;
     reasons.push_back(fmt::format("node {}: DaemonSet {}: {}", n.node->name(), qualified(ds.meta),
                                   why_not(ds, *n.node, &wants_present_label)));
-    const auto taints = blocking_taints(ds.pod_template.spec, *n.node);
+    const std::vector<model::Taint> taints = blocking_taints(ds.pod_template.spec, *n.node);
     if (!taints.empty() && !taint_blocked) {
       taint_blocked = plugins.front();
       taint_key = taints.front().key;
@@ -268,9 +268,18 @@ void multiple_device_plugins(const Context& ctx, std::vector<Finding>& out) {
     if (!a->operator_managed && (!remove || !helm)) remove = a;
   }
   f.evidence = std::move(evidence);
-  f.remedy = {"Keep one device plugin per node; delete the extra DaemonSet.",
-              remove ? fmt::format("kubectl -n {} delete daemonset {}", remove->daemonset->meta.ns, remove->daemonset->meta.name)
-                     : std::string{}};
+  const bool all_host = std::all_of(ctx.gpu_nodes.begin(), ctx.gpu_nodes.end(),
+                                    [](const GpuNode& n) { return has_host_device_plugin(*n.node); });
+  if (host_seen && involved.size() == 1 && !all_host) {
+    // Other nodes need this DaemonSet: keep it, but off the Bottlerocket nodes.
+    f.remedy = {"Keep the DaemonSet off Bottlerocket nodes (a node affinity excluding them); they run their own plugin.",
+                fmt::format("kubectl -n {} edit daemonset {}", remove->daemonset->meta.ns, remove->daemonset->meta.name)};
+  } else {
+    f.remedy = {"Keep one device plugin per node; delete the extra DaemonSet.",
+                remove ? fmt::format("kubectl -n {} delete daemonset {}", remove->daemonset->meta.ns,
+                                     remove->daemonset->meta.name)
+                       : std::string{}};
+  }
   out.push_back(std::move(f));
 }
 

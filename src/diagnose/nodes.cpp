@@ -33,7 +33,7 @@ void missing_present_label(const Context& ctx, std::vector<Finding>& out) {
                            fmt::format("{} GPU node(s) lack nvidia.com/gpu.present=true", nodes.size()), nodes);
   for (const GpuNode* n : nodes) {
     if (f.evidence.size() >= 8) break;
-    const auto value = n->node->meta.label(model::k_label_gpu_present);
+    const std::optional<std::string_view> value = n->node->meta.label(model::k_label_gpu_present);
     f.evidence.push_back(fmt::format("node {}: nvidia.com/gpu.present={}", n->node->name(),
                                      value ? std::string(*value) : std::string("(absent)")));
   }
@@ -113,6 +113,13 @@ void advertises_nothing(const Context& ctx, std::vector<Finding>& out) {
       for (const model::Pod* pod : a->pods) {
         if (pod->spec.node_name == n->node->name() && !plugin_pod) plugin_pod = pod;
       }
+    }
+  }
+  if (ctx.snapshot.autoscaler_status) {
+    const Parsed<AutoscalerHealth> status = parse_autoscaler_status(ctx.snapshot.autoscaler_status->text);
+    if (status.value && status.value->cluster_wide.resource_unready > 0) {
+      f.evidence.push_back(fmt::format("cluster-autoscaler counts {} node(s) as resourceUnready (GPU not advertised "
+                                       "after start-up)", status.value->cluster_wide.resource_unready));
     }
   }
   if (plugin_pod) {

@@ -43,7 +43,7 @@ void read_histogram(std::string_view text, int nodes_total, std::vector<Reason>&
                     std::string* prefilter) {
   text = strip_periods(text);
   if (text.empty()) return;
-  if (const auto entries = split_counted_list(text)) {
+  if (const std::optional<std::vector<std::pair<int, std::string_view>>> entries = split_counted_list(text)) {
     for (const auto& [count, reason] : *entries) reasons.push_back(classify_reason(reason, count));
     return;
   }

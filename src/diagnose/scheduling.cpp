@@ -50,7 +50,7 @@ bool pinned_to_unshared_name(const Context& ctx, const model::PodSpec& spec) {
   const std::string product = pinned_product(spec);
   if (product.empty()) return false;
   return std::any_of(ctx.gpu_nodes.begin(), ctx.gpu_nodes.end(), [&](const GpuNode& n) {
-    const auto label = n.node->meta.label(model::k_label_gpu_product);
+    const std::optional<std::string_view> label = n.node->meta.label(model::k_label_gpu_product);
     return label && *label == product + "-SHARED";
   });
 }

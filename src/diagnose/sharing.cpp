@@ -54,7 +54,7 @@ std::optional<AppliedConfig> applied_config(const Context& ctx, const Addon& plu
   }
   if (!applied.configmap) return std::nullopt;
   const model::StringMap& data = applied.configmap->data;
-  if (const auto label = node.meta.label(model::k_label_device_plugin_config)) {
+  if (const std::optional<std::string_view> label = node.meta.label(model::k_label_device_plugin_config)) {
     applied.key = std::string(*label);
   } else if (!default_key.empty()) {
     applied.key = default_key;
@@ -181,10 +181,10 @@ void replicas_not_advertised(const Context& ctx, std::vector<Finding>& out) {
                  object_ref("DaemonSet", plugin->daemonset->meta)};
     f.evidence.push_back(fmt::format("ConfigMap {} key \"{}\": replicas {} for {}", qualified(applied->configmap->meta),
                                      applied->key, configured, resource));
-    const auto created = model::parse_time(applied->configmap->meta.creation_timestamp);
+    const std::optional<model::TimePoint> created = model::parse_time(applied->configmap->meta.creation_timestamp);
     for (const model::Pod* pod : plugin->pods) {
       if (pod->spec.node_name != n.node->name()) continue;
-      const auto started = model::parse_time(pod->start_time);
+      const std::optional<model::TimePoint> started = model::parse_time(pod->start_time);
       if (created && started && *created > *started) {
         f.evidence.push_back(fmt::format("the ConfigMap was created at {}, after plugin pod {} started at {}: the "
                                          "plugin does not watch its config and still runs the old one",

@@ -234,10 +234,10 @@ std::vector<SharedResource> Checker::check_replicated(const YAML::Node& block,
   }
   check_keys(block, path, {"renameByDefault", "failRequestsGreaterThanOne", "resources"});
   if (const YAML::Node r = block["renameByDefault"]) {
-    if (const auto v = read_bool(r, path + ".renameByDefault")) *rename = *v;
+    if (const std::optional<bool> v = read_bool(r, path + ".renameByDefault")) *rename = *v;
   }
   if (const YAML::Node f = block["failRequestsGreaterThanOne"]) {
-    if (const auto v = read_bool(f, path + ".failRequestsGreaterThanOne")) *fail_many = *v;
+    if (const std::optional<bool> v = read_bool(f, path + ".failRequestsGreaterThanOne")) *fail_many = *v;
   }
   const YAML::Node resources = block["resources"];
   if (!resources || resources.IsNull() || (resources.IsSequence() && resources.size() == 0)) {
@@ -249,7 +249,7 @@ std::vector<SharedResource> Checker::check_replicated(const YAML::Node& block,
     return out;
   }
   for (std::size_t i = 0; i < resources.size(); ++i) {
-    if (auto r = check_resource(resources[i], fmt::format("{}.resources[{}]", path, i))) {
+    if (std::optional<SharedResource> r = check_resource(resources[i], fmt::format("{}.resources[{}]", path, i))) {
       out.push_back(std::move(*r));
     }
   }

@@ -97,7 +97,7 @@ void selector_on_shared_product(const Context& ctx, std::vector<Finding>& out) {
     std::vector<std::string> shared;
     bool exact = false;
     for (const GpuNode& n : ctx.gpu_nodes) {
-      const auto label = n.node->meta.label(model::k_label_gpu_product);
+      const std::optional<std::string_view> label = n.node->meta.label(model::k_label_gpu_product);
       if (!label) continue;
       if (*label == product) exact = true;
       if (*label == product + "-SHARED") shared.push_back(n.node->name());

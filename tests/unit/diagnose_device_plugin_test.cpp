@@ -125,6 +125,16 @@ TEST_CASE("diagnose::find_device_plugin") {
     CHECK_FALSE(has(analyze(healthy()), "GS406"));
   }
 
+  SUBCASE("GS406 a DaemonSet plugin on a Bottlerocket node that has its own") {
+    gpuslice::Snapshot s = healthy();
+    s.nodes[0] = gpu_node("gpu-1", 2).os_image("Bottlerocket OS 1.20.0 (aws-k8s-1.29-nvidia)").build();
+    const Diagnosis d = analyze(s);
+    const Finding& f = finding(d, "GS406");
+    CHECK(f.summary.starts_with("2 device plugins"));
+    CHECK(f.evidence.front() == "node gpu-1: nvidia/nvdp-nvidia-device-plugin and the host's built-in plugin (Bottlerocket)");
+    CHECK(f.remedy.command == "kubectl -n nvidia edit daemonset nvdp-nvidia-device-plugin");  // gpu-2 needs it
+  }
+
   SUBCASE("GS407 gpu-feature-discovery-missing") {
     gpuslice::Snapshot s = healthy();
     remove_daemonset(s, "nvdp-nvidia-device-plugin-gpu-feature-discovery");

@@ -52,5 +52,9 @@ TEST_CASE("diagnose::find_nodes") {
     CHECK(f.evidence.front() == "node gpu-3 (g4dn.xlarge, 1 GPU(s) expected): allocatable has no nvidia.com GPU resource");
     CHECK(f.remedy.command == "kubectl -n nvidia logs nvdp-nvidia-device-plugin-gpu-3 --all-containers");
     CHECK_FALSE(has(analyze(healthy()), "GS503"));
+    s.autoscaler_status = gpuslice::AutoscalerStatus{
+        "kube-system", "clusterWide:\n  health:\n    nodeCounts:\n      registered:\n        unready:\n          resourceUnready: 1\n", ""};
+    const Diagnosis with_ca = analyze(s);
+    CHECK(finding(with_ca, "GS503").evidence.back().find("1 node(s) as resourceUnready") != std::string::npos);
   }
 }
