@@ -85,3 +85,21 @@ TEST_CASE("diagnose::parse_autoscaler_status") {
     CHECK(wrong_types.value->node_groups[0].max_size == -1);
   }
 }
+
+TEST_CASE("diagnose::parse_autoscaler_status never crashes on cut input") {
+  // Cut maps are what a truncated `kubectl get -o yaml` paste gives; each prefix must parse
+  // or be rejected with an error, never crash (run under ASan/UBSan in CI).
+  int rejected = 0;
+  for (const char* file : {"autoscaler-status/text-aks-2023.txt", "autoscaler-status/text-eks-2021.txt",
+                           "autoscaler-status/yaml-struct-order.yaml", "autoscaler-status/yaml-alphabetical.yaml"}) {
+    const std::string text = corpus::read_fixture(file);
+    for (std::size_t n = 0; n <= text.size(); n += 3) {
+      const auto parsed = parse_autoscaler_status(std::string_view(text).substr(0, n));
+      if (!parsed.value) {
+        CHECK_FALSE(parsed.error.empty());
+        ++rejected;
+      }
+    }
+  }
+  CHECK(rejected > 0);
+}

@@ -169,3 +169,17 @@ sharing:
     CHECK(c.config.strategy == "none");
   }
 }
+
+TEST_CASE("diagnose::check_time_slicing_config never crashes on cut input") {
+  const std::string config = "version: v1\nflags:\n  migStrategy: none\n  plugin:\n    deviceListStrategy: envvar\n"
+                             "sharing:\n  timeSlicing:\n    renameByDefault: false\n    failRequestsGreaterThanOne: true\n"
+                             "    resources:\n    - name: nvidia.com/gpu\n      replicas: 4\n      devices: all\n";
+  int usable = 0;
+  for (std::size_t n = 0; n <= config.size(); ++n) {
+    const ConfigCheck c = check_time_slicing_config(std::string_view(config).substr(0, n));
+    usable += c.usable();
+    for (const ConfigProblem& p : c.problems) CHECK_FALSE(p.message.empty());
+  }
+  CHECK(usable > 0);
+  CHECK(check_time_slicing_config(config).replicas_for("nvidia.com/gpu") == 4);
+}
