@@ -202,6 +202,12 @@ void Server::start(int port) {
     throw std::runtime_error("fakekube: cannot listen on 127.0.0.1:" + std::to_string(port));
   }
   impl.thread = std::thread([&impl] { impl.http->listen_after_bind(); });
+  // httplib's stop() does nothing until the listen loop runs, so a stop() right after start()
+  // would leave the loop running and the join hanging: return only once it runs.
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!impl.http->is_running() && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  if (!impl.http->is_running()) throw std::runtime_error("fakekube: listen loop did not start");
 }
 
 void Server::stop() {

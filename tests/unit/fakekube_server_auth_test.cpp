@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -118,4 +119,28 @@ TEST_CASE("fakekube::Server::request_log") {
   CHECK(log[0].status == result->status);
   server.clear_request_log();
   CHECK(server.request_log().empty());
+}
+
+TEST_CASE("fakekube::Server::stop") {
+  SUBCASE("right after start, repeatedly (no hang when the listen loop has just begun)") {
+    auto begin = std::chrono::steady_clock::now();
+    for (int i = 0; i < 20; ++i) {
+      fakekube::Server server(users_scenario());
+      server.start(0);
+      CHECK(server.port() > 0);
+      server.stop();
+    }
+    // A hang would hit the test timeout; a slow stop (keep-alive waits) shows here.
+    CHECK(std::chrono::steady_clock::now() - begin < std::chrono::seconds(10));
+  }
+  SUBCASE("a stopped server refuses connections") {
+    fakekube::Server server(users_scenario());
+    server.start(0);
+    fakekube::TempDir dir;
+    auto client = make_test_client(server, dir);
+    client->set_bearer_token_auth("t-alice");
+    REQUIRE(client->Get("/version"));
+    server.stop();
+    CHECK_FALSE(client->Get("/version"));
+  }
 }
