@@ -33,7 +33,7 @@ Pipe make_pipe() {
 // Reads stdout and stderr together so a chatty plugin cannot block on a full pipe.
 void drain(int out_fd, int err_fd, std::string& out, std::string& err) {
   pollfd fds[2] = {{out_fd, POLLIN, 0}, {err_fd, POLLIN, 0}};
-  int open_count = 2;
+  int open_count = (out_fd >= 0 ? 1 : 0) + (err_fd >= 0 ? 1 : 0); // poll ignores fd -1
   char buffer[4096];
   while (open_count > 0) {
     if (::poll(fds, 2, -1) < 0) {
@@ -127,7 +127,11 @@ public:
         ::dup2(null_fd, 0);
       }
       ::dup2(out.write_end, 1);
-      ::dup2(err.write_end, 2);
+      // An interactive plugin prompts on stderr: it goes to the user's terminal, as in
+      // client-go. Otherwise it is captured for the error message.
+      if (!spec.connect_stdin) {
+        ::dup2(err.write_end, 2);
+      }
       ::execve(executable->c_str(), argv.data(), envp.data());
       const int code = errno;
       [[maybe_unused]] const ssize_t ignored = ::write(exec_status.write_end, &code, sizeof code);
@@ -135,13 +139,16 @@ public:
     }
     ::close(out.write_end);
     ::close(err.write_end);
+    if (spec.connect_stdin) {
+      ::close(err.read_end);
+    }
     ::close(exec_status.write_end);
     ProcessResult result;
     int exec_errno = 0;
     const bool exec_failed = ::read(exec_status.read_end, &exec_errno, sizeof exec_errno) ==
                              static_cast<ssize_t>(sizeof exec_errno);
     ::close(exec_status.read_end);
-    drain(out.read_end, err.read_end, result.out, result.err);
+    drain(out.read_end, spec.connect_stdin ? -1 : err.read_end, result.out, result.err);
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }

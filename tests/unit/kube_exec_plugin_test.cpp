@@ -172,6 +172,12 @@ TEST_CASE("kube::system_process_runner") {
     CHECK(r.out == "args:a b|$HOME\nenv:v\n");
     CHECK(r.err == "oops\n");
   }
+  SUBCASE("an interactive plugin's stderr goes to the user's terminal, not into the result") {
+    const ProcessResult r = runner.run({script.string(), {"x", "y"}, {}, true});
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.find("args:x|y") == 0);
+    CHECK(r.err.empty());
+  }
   SUBCASE("exit codes") {
     const ProcessResult r = runner.run({script.string(), {}, {{"EXIT_WITH", "3"}}, false});
     CHECK(r.exit_code == 3);

@@ -25,7 +25,7 @@ struct ProcessSpec {
   std::string command;
   std::vector<std::string> args;
   std::vector<std::pair<std::string, std::string>> env; // the child's complete environment
-  bool connect_stdin = false; // interactive plugins read the user's terminal
+  bool connect_stdin = false; // interactive: reads the terminal, prompts on our stderr (not captured)
 };
 
 struct ProcessResult {
