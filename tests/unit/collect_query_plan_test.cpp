@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <doctest/doctest.h>
+
+#include "collect/query_plan.hpp"
+
+using gpuslice::collect::choose_pod_listing;
+using gpuslice::collect::PodListing;
+
+TEST_CASE("collect::choose_pod_listing") {
+  SUBCASE("no GPU node: nothing to list") {
+    CHECK(choose_pod_listing(0, 0) == PodListing::none);
+    CHECK(choose_pod_listing(0, 5000) == PodListing::none);
+  }
+  SUBCASE("a small share of the cluster: one list per GPU node") {
+    CHECK(choose_pod_listing(1, 5) == PodListing::per_node);     // exactly 20 %
+    CHECK(choose_pod_listing(3, 19) == PodListing::per_node);
+    CHECK(choose_pod_listing(100, 5000) == PodListing::per_node); // the per-node ceiling
+  }
+  SUBCASE("a large share: one cluster-wide list") {
+    CHECK(choose_pod_listing(3, 9) == PodListing::cluster_wide); // the runbook's EKS incident, 33 %
+    CHECK(choose_pod_listing(1, 4) == PodListing::cluster_wide); // 25 %
+    CHECK(choose_pod_listing(2, 2) == PodListing::cluster_wide); // an all-GPU cluster
+  }
+  SUBCASE("too many GPU nodes for per-node requests, however large the cluster") {
+    CHECK(choose_pod_listing(101, 5000) == PodListing::cluster_wide);
+    CHECK(choose_pod_listing(500, 100000) == PodListing::cluster_wide);
+  }
+}
+
+TEST_CASE("collect::pods_on_node_selector") {
+  CHECK(gpuslice::collect::pods_on_node_selector("ip-10-0-1-17.us-west-2.compute.internal") ==
+        "spec.nodeName=ip-10-0-1-17.us-west-2.compute.internal,status.phase!=Succeeded,status.phase!=Failed");
+}
+
+TEST_CASE("collect::event_reason_selector") {
+  CHECK(gpuslice::collect::event_reason_selector("NotTriggerScaleUp") == "reason=NotTriggerScaleUp");
+}
