@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <deque>
 #include <functional>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -171,15 +172,11 @@ private:
       if (!policy.config_name.empty()) configmaps.emplace(policy.operator_namespace, policy.config_name);
     }
     for (const NamespacedName& ref : configmaps) {
-      round.add([this, ref](Snapshot& part) {
-        if (auto map = m_reader.get({k_configmaps, ref.first, ref.second, {}})) merge_items(part, "ConfigMap", {std::move(*map)});
-      });
+      round.add([this, ref](Snapshot& part) { read_configmap(part, ref); });
     }
     const NamespacedName status = autoscaler_status_ref(found.deployments);
     if (!configmaps.contains(status)) {
-      round.add([this, status](Snapshot& part) {
-        if (auto map = m_reader.get({k_configmaps, status.first, status.second, {}})) merge_items(part, "ConfigMap", {std::move(*map)});
-      });
+      round.add([this, status](Snapshot& part) { read_configmap(part, status); });
     }
     for (const std::string& ns : helm_namespaces)
       round.add([this, ns, &found](Snapshot& part) { read_helm_releases(part, ns, found.daemonsets); });
@@ -213,6 +210,12 @@ private:
     }
   }
 
+  // Got by name: a ConfigMap that is not there yet (404) is what diagnose reports, not an error.
+  void read_configmap(Snapshot& part, const NamespacedName& ref) {
+    std::optional<nlohmann::json> map = m_reader.get({k_configmaps, ref.first, ref.second, {}});
+    if (map) merge_items(part, "ConfigMap", {std::move(*map)});
+  }
+
   bool about_gpu(const model::Event& event) const {
     if (event.regarding.kind == "Pod") return m_pending_gpu_pods.contains({event.regarding.ns, event.regarding.name});
     if (event.regarding.kind == "Node") return m_gpu_nodes.contains(event.regarding.name);
@@ -226,7 +229,8 @@ private:
     std::set<std::string> owners;
     for (const model::DaemonSet& ds : daemonsets)
       if (ds.meta.ns == ns)
-        if (auto release = ds.meta.annotation("meta.helm.sh/release-name")) owners.emplace(*release);
+        if (std::optional<std::string_view> release = ds.meta.annotation("meta.helm.sh/release-name"))
+          owners.emplace(*release);
     kube::ListOptions options;
     options.namespace_name = ns;
     options.label_selector = std::string(k_helm_release_selector);

@@ -31,7 +31,7 @@ std::vector<nlohmann::json> LiveReader::list(const kube::ResourceRef& type, kube
       nlohmann::json body = nlohmann::json::parse(page.body, nullptr, false);
       if (!body.is_object())
         throw RuntimeError(fmt::format("list {}: a page is not a JSON object", describe(type, options.namespace_name)));
-      auto items = body.find("items");
+      nlohmann::json::iterator items = body.find("items");
       if (items == body.end() || !items->is_array()) return;
       for (nlohmann::json& item : *items)
         if (keep(item)) kept.push_back(std::move(item));

@@ -2,6 +2,7 @@
 #include "collect/recognise.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -77,7 +78,7 @@ GpuComponent recognise_daemonset(const model::DaemonSet& daemonset) {
     for (const model::Container& c : *containers)
       if (GpuComponent found = recognise_container(c); found != GpuComponent::none) return found;
   for (std::string_view key : {"app.kubernetes.io/name", "app", "name"})
-    if (auto value = daemonset.meta.label(key))
+    if (std::optional<std::string_view> value = daemonset.meta.label(key))
       if (GpuComponent found = match(*value, k_label_values); found != GpuComponent::none) return found;
   if (daemonset.meta.label("app.kubernetes.io/part-of") == "nvidia-gpu") return GpuComponent::gpu_operator;
   if (const model::OwnerReference* owner = daemonset.meta.controller(); owner && owner->kind == "ClusterPolicy")
