@@ -41,6 +41,9 @@ std::string pods_on_node_selector(std::string_view node);
 
 // Event reasons a diagnosis reads, each listed with fieldSelector=reason=<reason>: the
 // scheduler's verdict and the cluster-autoscaler's two (Karpenter also uses FailedScheduling).
+// core/v1 only: the scheduler writes through events.k8s.io/v1, but both versions are views of
+// one stored resource, and core/v1 reads keep eventTime, series and reportingComponent
+// (scheduling.md §1.5), so a second events.k8s.io list would return the same events again.
 inline constexpr std::array<std::string_view, 3> k_event_reasons = {"FailedScheduling", "NotTriggerScaleUp",
                                                                      "TriggeredScaleUp"};
 // "reason=<reason>"
