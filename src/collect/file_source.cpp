@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // diagnose --from-file: JSON (one object, a List, or an array of objects) or multi-document
 // YAML, one or several files merged into one Snapshot.
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -10,19 +8,19 @@
 #include <gpuslice/collect.hpp>
 #include <gpuslice/error.hpp>
 
+#include "json_list_stream.hpp"
 #include "merge.hpp"
 #include "yaml_json.hpp"
 
 namespace gpuslice::collect {
 namespace {
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError(fmt::format("{}: cannot open file (missing or not readable)", path));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) throw UsageError(fmt::format("{}: cannot read file", path));
-  return buffer.str();
+// Read straight into simdjson's padded buffer: the file is held once, never copied.
+simdjson::padded_string read_file(const std::string& path) {
+  simdjson::simdjson_result<simdjson::padded_string> loaded = simdjson::padded_string::load(path);
+  if (loaded.error() != simdjson::SUCCESS)
+    throw UsageError(fmt::format("{}: cannot open file (missing or not readable)", path));
+  return std::move(loaded).value_unsafe();
 }
 
 // JSON starts with '{' or '['; anything else is read as YAML (of which JSON is a subset, but
@@ -51,20 +49,25 @@ std::vector<nlohmann::json> parse_json(std::string_view text, const std::string&
   return documents;
 }
 
+void merge_padded(Snapshot& snapshot, const simdjson::padded_string& text, const std::string& origin) {
+  std::string_view view(text.data(), text.size());
+  if (view.find_first_not_of(" \t\r\n") == std::string_view::npos)
+    throw UsageError(fmt::format("{}: empty file", origin));
+  if (!looks_like_json(view)) return merge_documents(snapshot, parse_yaml_documents(view, origin), origin);
+  if (merge_json_list_stream(snapshot, text, origin)) return;
+  merge_documents(snapshot, parse_json(view, origin), origin);
+}
+
 } // namespace
 
 void merge_text(Snapshot& snapshot, std::string_view text, const std::string& origin) {
-  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
-    throw UsageError(fmt::format("{}: empty file", origin));
-  std::vector<nlohmann::json> documents =
-      looks_like_json(text) ? parse_json(text, origin) : parse_yaml_documents(text, origin);
-  merge_documents(snapshot, documents, origin);
+  merge_padded(snapshot, simdjson::padded_string(text), origin);
 }
 
 Snapshot load_snapshot_files(const std::vector<std::string>& paths) {
   if (paths.empty()) throw UsageError("--from-file: no file given");
   Snapshot snapshot;
-  for (const std::string& path : paths) merge_text(snapshot, read_file(path), path);
+  for (const std::string& path : paths) merge_padded(snapshot, read_file(path), path);
   return snapshot;
 }
 

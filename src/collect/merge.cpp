@@ -72,7 +72,6 @@ public:
   }
 
   std::size_t kept() const { return m_kept; }
-  const std::set<std::string>& skipped() const { return m_skipped; }
 
 private:
   void list(const nlohmann::json& object, const std::string& item_kind, const std::string& position) {
@@ -81,18 +80,44 @@ private:
       throw UsageError(fmt::format("{}: {}: \"items\" is not a list", m_origin, position));
     read_snapshot_meta(object_at(object_at(object, "metadata"), "annotations"));
     std::size_t index = 0;
-    for (const nlohmann::json& entry : array_at(object, "items")) {
-      ++index;
-      std::string where = fmt::format("{} item {}", position, index);
-      if (!entry.is_object()) throw UsageError(fmt::format("{}: {} is not an object", m_origin, where));
-      // API list responses (PodList, …) leave kind off their items.
-      std::string kind = string_at(entry, "kind");
-      if (kind.empty()) kind = item_kind;
-      if (kind.empty()) throw UsageError(fmt::format("{}: {} has no \"kind\"", m_origin, where));
-      if (kind == "List" || kind.ends_with("List"))
-        throw UsageError(fmt::format("{}: {} is a nested {}", m_origin, where, kind));
-      item(entry, kind);
+    for (const nlohmann::json& entry : array_at(object, "items"))
+      list_item(entry, item_kind, fmt::format("{} item {}", position, ++index));
+  }
+
+public:
+  // A List whose items arrive as raw JSON text: each is parsed, merged and dropped in turn.
+  void raw_list(const std::string& item_kind, std::string_view metadata, const std::vector<std::string_view>& items) {
+    nlohmann::json meta = nlohmann::json::parse(metadata, nullptr, false);
+    if (!meta.is_discarded()) read_snapshot_meta(object_at(meta, "annotations"));
+    std::size_t index = 0;
+    for (std::string_view raw : items) {
+      std::string where = fmt::format("document 1 item {}", ++index);
+      nlohmann::json entry = nlohmann::json::parse(raw, nullptr, false);
+      if (entry.is_discarded()) throw UsageError(fmt::format("{}: {} is not valid JSON", m_origin, where));
+      list_item(entry, item_kind, where);
     }
+  }
+
+  // Throws when the input held objects but none of a kind diagnose reads.
+  void check_usable() const {
+    if (m_kept > 0 || m_skipped.empty()) return;
+    std::string kinds;
+    for (const std::string& kind : m_skipped) kinds += (kinds.empty() ? "" : ", ") + kind;
+    throw UsageError(fmt::format("{}: no object diagnose reads (found {}); expected Nodes, Pods, Events, DaemonSets, "
+                                 "Deployments, StatefulSets, ConfigMaps, Helm release Secrets or ClusterPolicies",
+                                 m_origin, kinds));
+  }
+
+private:
+  void list_item(const nlohmann::json& entry, const std::string& item_kind, const std::string& where) {
+    if (!entry.is_object()) throw UsageError(fmt::format("{}: {} is not an object", m_origin, where));
+    // API list responses (PodList, …) leave kind off their items.
+    std::string kind = string_at(entry, "kind");
+    if (kind.empty()) kind = item_kind;
+    if (kind.empty()) throw UsageError(fmt::format("{}: {} has no \"kind\"", m_origin, where));
+    if (kind == "List" || kind.ends_with("List"))
+      throw UsageError(fmt::format("{}: {} is a nested {}", m_origin, where, kind));
+    item(entry, kind);
   }
 
   void read_snapshot_meta(const nlohmann::json& annotations) {
@@ -178,13 +203,15 @@ void merge_documents(Snapshot& snapshot, const std::vector<nlohmann::json>& docu
   Merger merger(snapshot, origin);
   std::size_t index = 0;
   for (const nlohmann::json& document : documents) merger.document(document, fmt::format("document {}", ++index));
-  if (merger.kept() == 0 && !merger.skipped().empty()) {
-    std::string kinds;
-    for (const std::string& kind : merger.skipped()) kinds += (kinds.empty() ? "" : ", ") + kind;
-    throw UsageError(fmt::format("{}: no object diagnose reads (found {}); expected Nodes, Pods, Events, DaemonSets, "
-                                 "Deployments, StatefulSets, ConfigMaps, Helm release Secrets or ClusterPolicies",
-                                 origin, kinds));
-  }
+  merger.check_usable();
+}
+
+void merge_raw_list(Snapshot& snapshot, const std::string& list_kind, std::string_view metadata,
+                    const std::vector<std::string_view>& items, const std::string& origin) {
+  Merger merger(snapshot, origin);
+  std::string item_kind = list_kind == "List" ? std::string{} : list_kind.substr(0, list_kind.size() - 4);
+  merger.raw_list(item_kind, metadata, items);
+  merger.check_usable();
 }
 
 } // namespace gpuslice::collect

@@ -129,6 +129,21 @@ TEST_CASE("collect::load_snapshot_files") {
     CHECK(s.nodes.size() == 2);
     CHECK(s.pods.size() == 1);
   }
+  SUBCASE("streamed <Kind>List: kubectl writes items before kind") {
+    nlohmann::json pod = PodBuilder("ml", "p").gpus(1).json();
+    pod.erase("kind");
+    nlohmann::json list = {{"apiVersion", "v1"}, {"kind", "PodList"}, {"items", {pod, pod}}, {"metadata", nlohmann::json::object()}};
+    list["items"][1]["metadata"]["name"] = "q";
+    std::string text = list.dump(); // keys sorted: "items" comes before "kind"
+    REQUIRE(text.find("\"items\"") < text.find("\"kind\":\"PodList\""));
+    TempFile file("podlist.json", text);
+    Snapshot s = collect::load_snapshot_files({file.path()});
+    REQUIRE(s.pods.size() == 2);
+    CHECK(s.pods[1].meta.name == "q");
+    Snapshot whole;
+    collect::merge_object(whole, list, "same");
+    CHECK(whole.pods == s.pods);
+  }
   SUBCASE("an empty List is a valid answer (no pending pods)") {
     TempFile empty("empty-list.json", list_of({}).dump());
     CHECK(collect::load_snapshot_files({empty.path()}).pods.empty());
@@ -161,6 +176,12 @@ TEST_CASE("collect::load_snapshot_files errors") {
     std::string text = NodeBuilder("n").json().dump();
     std::string error = load_error("cut.json", text.substr(0, text.size() / 2));
     CHECK(error.find("cut.json: truncated JSON") != std::string::npos);
+  }
+  SUBCASE("truncated List") {
+    std::string text = list_of({NodeBuilder("a").json(), NodeBuilder("b").json()}).dump();
+    std::string error = load_error("cut-list.json", text.substr(0, text.size() - 40));
+    CHECK_MESSAGE(error.find("cut-list.json: ") != std::string::npos, error);
+    CHECK(load_error("tail.json", text + " trailing").find("tail.json: invalid JSON") != std::string::npos);
   }
   SUBCASE("invalid JSON") {
     CHECK(load_error("bad.json", "{\"kind\": Node}").find("bad.json: invalid JSON at byte") != std::string::npos);
