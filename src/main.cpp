@@ -6,5 +6,6 @@
 
 int main(int argc, char** argv) {
   gpuslice::cli::Env env{std::cout, std::cerr, gpuslice::cli::program_name(argc > 0 ? argv[0] : "")};
+  gpuslice::cli::detect_terminal(env);
   return static_cast<int>(gpuslice::cli::run(argc, argv, env));
 }

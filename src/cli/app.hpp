@@ -14,7 +14,12 @@ struct Env {
   std::ostream& out;
   std::ostream& err;
   std::string program; // "kubectl gpuslice" when run by kubectl, else "kubectl-gpuslice"
+  bool out_is_tty = false;  // stdout is a terminal: colour and width may apply
+  int out_width = 0;        // terminal columns, 0 when unknown
 };
+
+// Fills out_is_tty and out_width from file descriptor 1.
+void detect_terminal(Env& env);
 
 // "kubectl gpuslice" when argv0's basename starts with "kubectl-" (kubectl's plugin
 // dispatch keeps that name), so usage text matches what the user typed.

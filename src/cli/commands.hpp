@@ -21,6 +21,8 @@ struct Commands {
 // Registers every subcommand on app.
 void add_commands(CLI::App& app, Commands& commands, Env& env);
 
+void add_diagnose(CLI::App& app, Commands& commands, Env& env);
+void add_status(CLI::App& app, Commands& commands, Env& env);
 void add_version(CLI::App& app, Commands& commands, Env& env);
 
 } // namespace gpuslice::cli
