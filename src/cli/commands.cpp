@@ -5,6 +5,7 @@ namespace gpuslice::cli {
 
 void add_commands(CLI::App& app, Commands& commands, Env& env) {
   add_diagnose(app, commands, env);
+  add_snapshot(app, commands, env);
   add_status(app, commands, env);
   add_version(app, commands, env);
 }

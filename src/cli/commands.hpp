@@ -22,6 +22,7 @@ struct Commands {
 void add_commands(CLI::App& app, Commands& commands, Env& env);
 
 void add_diagnose(CLI::App& app, Commands& commands, Env& env);
+void add_snapshot(CLI::App& app, Commands& commands, Env& env);
 void add_status(CLI::App& app, Commands& commands, Env& env);
 void add_version(CLI::App& app, Commands& commands, Env& env);
 
