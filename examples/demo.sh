@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# The README quick start's demo: start fakekube (our in-memory Kubernetes API server) on the
-# bundled EKS GPU incident and look at it with real kubectl. Run from the repository root
+# The README quick start's demo: diagnose the bundled EKS GPU incident offline, then start
+# fakekube (our in-memory Kubernetes API server) on the same incident, look at it with real
+# kubectl, and run `kubectl gpuslice diagnose` live against it, as kubectl's plugin. Run from the repository root
 # after building into build/. Uses a temporary kubeconfig; ~/.kube/config is never touched.
 #   FAKEKUBE=path/to/fakekube  KUBECTL=kubectl-binary  examples/demo.sh
 set -euo pipefail
 
 fakekube=${FAKEKUBE:-build/fakekube}
+gpuslice=${GPUSLICE:-build/kubectl-gpuslice}
 kubectl_bin=${KUBECTL:-kubectl}
 scenario=tests/fixtures/scenarios/eks-gpu-incident.yaml
 
@@ -18,6 +20,28 @@ if ! command -v "$kubectl_bin" >/dev/null; then
   echo "demo.sh: $kubectl_bin not found on PATH (set KUBECTL=...)" >&2
   exit 2
 fi
+
+if [[ ! -x $gpuslice ]]; then
+  echo "demo.sh: $gpuslice not found; build first: cmake -S . -B build -G Ninja && cmake --build build" >&2
+  exit 2
+fi
+
+# diagnose exits 1 when it finds errors, as it should here: that is the demo working.
+diagnose() { # diagnose SHOWN-COMMAND COMMAND...
+  echo
+  echo "\$ $1"
+  shift
+  local code=0
+  "$@" || code=$?
+  if ((code > 1)); then
+    echo "demo.sh: diagnose failed (exit $code)" >&2
+    exit "$code"
+  fi
+}
+
+echo "=== Offline: the incident snapshot in examples/"
+diagnose "kubectl gpuslice diagnose --from-file examples/eks-gpu-incident.json" \
+  "$gpuslice" diagnose --from-file examples/eks-gpu-incident.json
 
 workdir=$(mktemp -d)
 fakekube_pid=
@@ -56,3 +80,10 @@ k get pods -A --field-selector=status.phase=Pending
 events='custom-columns=NAMESPACE:.metadata.namespace,POD:.involvedObject.name,FROM:.reportingComponent,MESSAGE:.message'
 k get events -A --field-selector=reason=FailedScheduling -o "$events"
 k get events -A --field-selector=reason=NotTriggerScaleUp -o "$events"
+
+# The same diagnosis live, through kubectl's plugin mechanism (kubectl-gpuslice on PATH).
+mkdir -p "$workdir/bin"
+ln -s "$(cd "$(dirname "$gpuslice")" && pwd)/$(basename "$gpuslice")" "$workdir/bin/kubectl-gpuslice"
+echo
+echo "=== Live: kubectl gpuslice against fakekube"
+PATH=$workdir/bin:$PATH diagnose "kubectl gpuslice diagnose" "$kubectl_bin" gpuslice diagnose
