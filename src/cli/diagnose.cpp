@@ -12,6 +12,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/diagnose_options.hpp"
+#include "cli/fleet.hpp"
 #include "cli/output_flags.hpp"
 #include "cli/snapshot_source.hpp"
 
@@ -20,7 +21,10 @@ namespace gpuslice::cli {
 namespace {
 
 ExitCode run_diagnose(const DiagnoseOptions& options, const GlobalFlags& global, Env& env) {
-  const ValidDiagnoseOptions valid = validate_diagnose_options(options);
+  const ValidDiagnoseOptions valid = validate_diagnose_options(options, global.kube.context);
+  if (options.all_contexts || !options.contexts.empty()) {
+    return run_fleet(options, valid, global, env);
+  }
   const Snapshot snapshot = read_snapshot(options.from_files, options.all_namespaces, global, env);
 
   diagnose::AnalyzeOptions analyze_options;
@@ -46,6 +50,8 @@ void add_diagnose(CLI::App& app, Commands& commands, Env& env) {
                           "  {0} diagnose -n ml -o json\n\n"
                           "  # Offline, from a snapshot or kubectl get -o json output\n"
                           "  {0} diagnose --from-file snapshot.json\n\n"
+                          "  # Every cluster of the kubeconfig, one row each\n"
+                          "  {0} diagnose --all-contexts\n\n"
                           "  # Fail a CI gate on warnings too, ignoring GS303\n"
                           "  {0} diagnose --fail-on warning --ignore GS303",
                           env.program));

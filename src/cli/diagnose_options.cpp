@@ -27,12 +27,27 @@ void add_diagnose_flags(CLI::App& sub, DiagnoseOptions& options) {
   sub.add_option("-f,--from-file", options.from_files,
                  "Diagnose offline from files: a gpuslice snapshot, kubectl get -o json/yaml output")
       ->delimiter(',');
+  sub.add_option("--contexts", options.contexts,
+                 "Diagnose several clusters (kubeconfig contexts, comma-separated) in parallel")
+      ->delimiter(',');
+  sub.add_flag("--all-contexts", options.all_contexts, "Diagnose every context of the kubeconfig");
   sub.add_option("--replicas", options.replicas,
                  "Time-slicing replicas to recommend and to count fits for (default: derived from demand)");
 }
 
-ValidDiagnoseOptions validate_diagnose_options(const DiagnoseOptions& options) {
+ValidDiagnoseOptions validate_diagnose_options(const DiagnoseOptions& options,
+                                               const std::string& context_flag) {
   ValidDiagnoseOptions valid;
+  const bool fleet = options.all_contexts || !options.contexts.empty();
+  if (options.all_contexts && !options.contexts.empty()) {
+    throw UsageError("--contexts and --all-contexts: give one or the other");
+  }
+  if (fleet && !options.from_files.empty()) {
+    throw UsageError("--from-file reads one cluster's files: it cannot be combined with --contexts or --all-contexts");
+  }
+  if (fleet && !context_flag.empty()) {
+    throw UsageError("--context names one cluster: use --contexts for several");
+  }
   valid.format = output_format(options.output);
   if (options.fail_on != "never") {
     valid.fail_on = diagnose::parse_severity(options.fail_on);

@@ -22,6 +22,8 @@ struct DiagnoseOptions {
   std::vector<std::string> ignore;     // finding codes, comma-separated or repeated
   std::vector<std::string> from_files; // diagnose offline
   int replicas = 0;                    // the sharing factor to recommend; 0 = derive
+  std::vector<std::string> contexts;   // fleet: diagnose these kubeconfig contexts
+  bool all_contexts = false;           // fleet: every context of the kubeconfig
 };
 
 // The options once checked: typed values only.
@@ -33,8 +35,10 @@ struct ValidDiagnoseOptions {
 
 void add_diagnose_flags(CLI::App& sub, DiagnoseOptions& options);
 
-// Throws UsageError naming the flag and value.
-ValidDiagnoseOptions validate_diagnose_options(const DiagnoseOptions& options);
+// Throws UsageError naming the flag and value. `context_flag` is the global --context, which
+// the fleet flags exclude.
+ValidDiagnoseOptions validate_diagnose_options(const DiagnoseOptions& options,
+                                               const std::string& context_flag = "");
 
 // Removes findings whose code is ignored.
 void drop_ignored(diagnose::Diagnosis& diagnosis, const std::set<diagnose::FindingCode>& ignored);

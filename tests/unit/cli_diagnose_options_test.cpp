@@ -54,6 +54,25 @@ TEST_CASE("cli::validate_diagnose_options") {
   }
 }
 
+TEST_CASE("cli::validate_diagnose_options fleet flags") {
+  DiagnoseOptions o;
+  o.contexts = {"a", "b"};
+  CHECK_NOTHROW(validate_diagnose_options(o));
+  SUBCASE("not with --all-contexts") {
+    o.all_contexts = true;
+    CHECK_THROWS_WITH_AS(validate_diagnose_options(o),
+                         "--contexts and --all-contexts: give one or the other", UsageError);
+  }
+  SUBCASE("not with --from-file") {
+    o.from_files = {"x.json"};
+    CHECK_THROWS_AS(validate_diagnose_options(o), UsageError);
+  }
+  SUBCASE("not with the global --context") {
+    CHECK_THROWS_WITH_AS(validate_diagnose_options(o, "prod"),
+                         "--context names one cluster: use --contexts for several", UsageError);
+  }
+}
+
 TEST_CASE("cli::exit_code_for") {
   diagnose::Diagnosis d;
   d.findings.push_back(diagnose::make_finding(diagnose::FindingCode::GS501, "warning-level"));
