@@ -9,7 +9,7 @@ packages=(
   libcurl4-openssl-dev libssl-dev zlib1g-dev libbrotli-dev
   nlohmann-json3-dev libcli11-dev libfmt-dev libyaml-cpp-dev doctest-dev
   libcpp-httplib-dev libsimdjson-dev
-  clang libclang-rt-14-dev openssl curl python3 groff-base bash-completion
+  clang libclang-rt-14-dev openssl curl jq python3 groff-base bash-completion
 )
 
 missing=()
