@@ -70,6 +70,15 @@ std::string render_diagnosis_table(const diagnose::Diagnosis& diagnosis, const C
 std::string render_diagnosis(const diagnose::Diagnosis& diagnosis, const ClusterInfo& cluster,
                              Format format, const Style& style);
 
+// Cluster-wide sums over the GPU node inventory.
+struct GpuTotals {
+  long long physical = 0;
+  long long slots = 0;
+  long long requested = 0;
+  long long free = 0;
+};
+GpuTotals gpu_totals(const std::vector<diagnose::NodeInventory>& nodes);
+
 // The GPU inventory alone (kind GpuInventory): per-node physical GPUs, replicas, slots,
 // requested and free, with cluster totals. What `status` prints.
 nlohmann::ordered_json inventory_to_json(const diagnose::Diagnosis& diagnosis, const ClusterInfo& cluster);

@@ -95,18 +95,13 @@ std::string render_table(const std::vector<ClusterResult>& results, const report
       continue;
     }
     const diagnose::Diagnosis& d = *r.diagnosis;
-    long long slots = 0;
-    long long free = 0;
-    for (const auto& n : d.nodes) {
-      slots += n.allocatable;
-      free += n.free;
-    }
+    const report::GpuTotals totals = report::gpu_totals(d.nodes);
     const std::string first =
         d.findings.empty() ? "-"
                            : fmt::format("{} {}", diagnose::to_string(d.findings.front().code),
                                          d.findings.front().name);
     table.add_row({r.context, std::to_string(d.pending_pods.size()), std::to_string(d.nodes.size()),
-                   fmt::format("{}/{}", free, slots), std::to_string(count(d, diagnose::Severity::error)),
+                   fmt::format("{}/{}", totals.free, totals.slots), std::to_string(count(d, diagnose::Severity::error)),
                    std::to_string(count(d, diagnose::Severity::warning)), first});
   }
   return table.render(style);

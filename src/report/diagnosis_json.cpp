@@ -82,14 +82,9 @@ json pending_pod_json(const diagnose::PendingPod& p) {
 } // namespace
 
 json diagnosis_to_json(const Diagnosis& diagnosis, const ClusterInfo& cluster) {
-  long long physical = 0;
-  long long slots = 0;
-  long long requested = 0;
+  const GpuTotals totals = gpu_totals(diagnosis.nodes);
   json nodes = json::array();
   for (const auto& n : diagnosis.nodes) {
-    physical += n.physical_gpus;
-    slots += n.allocatable;
-    requested += n.requested;
     nodes.push_back(node_json(n));
   }
   json counts = {{"error", 0}, {"warning", 0}, {"info", 0}};
@@ -109,9 +104,9 @@ json diagnosis_to_json(const Diagnosis& diagnosis, const ClusterInfo& cluster) {
           {"summary",
            {{"pendingGpuPods", diagnosis.pending_pods.size()},
             {"gpuNodes", diagnosis.nodes.size()},
-            {"physicalGpus", physical},
-            {"gpuSlots", slots},
-            {"gpuSlotsRequested", requested},
+            {"physicalGpus", totals.physical},
+            {"gpuSlots", totals.slots},
+            {"gpuSlotsRequested", totals.requested},
             {"findings", std::move(counts)}}},
           {"findings", std::move(findings)},
           {"nodes", std::move(nodes)},

@@ -18,15 +18,10 @@ std::string taint_list(const std::vector<std::string>& taints) {
   return out.empty() ? "<none>" : out;
 }
 
-struct Totals {
-  long long physical = 0;
-  long long slots = 0;
-  long long requested = 0;
-  long long free = 0;
-};
+} // namespace
 
-Totals totals(const std::vector<diagnose::NodeInventory>& nodes) {
-  Totals t;
+GpuTotals gpu_totals(const std::vector<diagnose::NodeInventory>& nodes) {
+  GpuTotals t;
   for (const auto& n : nodes) {
     t.physical += n.physical_gpus;
     t.slots += n.allocatable;
@@ -35,8 +30,6 @@ Totals totals(const std::vector<diagnose::NodeInventory>& nodes) {
   }
   return t;
 }
-
-} // namespace
 
 json node_json(const diagnose::NodeInventory& n) {
   return {{"name", n.name},
@@ -75,7 +68,7 @@ std::string render_node_table(const std::vector<diagnose::NodeInventory>& nodes,
 }
 
 json inventory_to_json(const diagnose::Diagnosis& diagnosis, const ClusterInfo& cluster) {
-  const Totals t = totals(diagnosis.nodes);
+  const GpuTotals t = gpu_totals(diagnosis.nodes);
   json nodes = json::array();
   for (const auto& n : diagnosis.nodes) {
     nodes.push_back(node_json(n));
@@ -100,7 +93,7 @@ std::string render_inventory(const diagnose::Diagnosis& diagnosis, const Cluster
   case Format::yaml: return to_yaml(inventory_to_json(diagnosis, cluster));
   case Format::table: break;
   }
-  const Totals t = totals(diagnosis.nodes);
+  const GpuTotals t = gpu_totals(diagnosis.nodes);
   std::string out = fmt::format(
       "{} GPU nodes, {} physical GPUs, {} slots: {} requested, {} free; {} GPU pods Pending\n\n",
       diagnosis.nodes.size(), t.physical, t.slots, t.requested, t.free, diagnosis.pending_pods.size());
