@@ -13,6 +13,7 @@
 #include <gpuslice/kube/config.hpp>
 
 #include "cli/output_flags.hpp"
+#include "cli/snapshot_source.hpp"
 
 namespace gpuslice::cli {
 
@@ -48,11 +49,7 @@ ClusterResult diagnose_one(const std::string& context, const DiagnoseOptions& op
     std::ostringstream log;
     std::unique_ptr<kube::Client> client = open_client(flags, log);
     result.server = client->endpoint().server;
-    collect::Scope scope;
-    if (!options.all_namespaces && !global.kube.namespace_name.empty()) {
-      scope.namespace_name = global.kube.namespace_name;
-    }
-    const Snapshot snapshot = collect::collect(*client, scope);
+    const Snapshot snapshot = collect::collect(*client, live_scope(options.all_namespaces, global));
     diagnose::AnalyzeOptions analyze_options;
     analyze_options.replicas = options.replicas;
     diagnose::Diagnosis diagnosis = diagnose::analyze(snapshot, analyze_options);
