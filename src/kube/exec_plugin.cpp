@@ -30,7 +30,7 @@ std::string strip_ansi(const std::string& text) {
   return std::regex_replace(text, k_escape, "");
 }
 
-std::string first_line(const std::string& text) {
+std::string first_output_line(const std::string& text) {
   const std::size_t begin = text.find_first_not_of(" \t\r\n");
   if (begin == std::string::npos) {
     return {};
@@ -138,12 +138,12 @@ ExecCredential run_exec_plugin(const ExecConfig& exec, const ClusterEndpoint& cl
   if (result.not_found) {
     std::string message = fmt::format("exec: executable {} not found", exec.command);
     if (!exec.install_hint.empty()) {
-      message += "; " + first_line(strip_ansi(exec.install_hint));
+      message += "; " + first_output_line(strip_ansi(exec.install_hint));
     }
     fail(message);
   }
   if (result.exit_code != 0) {
-    const std::string stderr_line = first_line(result.err);
+    const std::string stderr_line = first_output_line(result.err);
     fail(fmt::format("exec: executable {} failed with exit code {}{}", exec.command, result.exit_code,
                      stderr_line.empty() ? "" : ": " + stderr_line));
   }

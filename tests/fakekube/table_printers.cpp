@@ -18,7 +18,7 @@ std::string name_of(const json& object) {
   return object.value("metadata", k_none).value("name", std::string());
 }
 
-std::string age(const json& object) {
+std::string created_age(const json& object) {
   return age_of(object.value("metadata", k_none).value("creationTimestamp", std::string()));
 }
 
@@ -49,7 +49,7 @@ json deployment_row(const json& object) {
   return json::array({name_of(object),
                       fmt::format("{}/{}", status.value("readyReplicas", 0), spec.value("replicas", 0)),
                       status.value("updatedReplicas", 0), status.value("availableReplicas", 0),
-                      age(object), names, images, selector_text(spec)});
+                      created_age(object), names, images, selector_text(spec)});
 }
 
 json daemonset_row(const json& object) {
@@ -64,7 +64,7 @@ json daemonset_row(const json& object) {
   return json::array({name_of(object), status.value("desiredNumberScheduled", 0),
                       status.value("currentNumberScheduled", 0), status.value("numberReady", 0),
                       status.value("updatedNumberScheduled", 0), status.value("numberAvailable", 0),
-                      node_selector.empty() ? "<none>" : node_selector, age(object), names, images,
+                      node_selector.empty() ? "<none>" : node_selector, created_age(object), names, images,
                       selector_text(spec)});
 }
 
@@ -83,7 +83,7 @@ json event_row(const json& event) {
   if (!source.value("host", std::string()).empty()) {
     source_text += ", " + source["host"].get<std::string>();
   }
-  return json::array({last.empty() ? age(event) : age_of(last), event.value("type", std::string()),
+  return json::array({last.empty() ? created_age(event) : age_of(last), event.value("type", std::string()),
                       event.value("reason", std::string()),
                       kind + "/" + involved.value("name", std::string()),
                       involved.value("fieldPath", std::string()), source_text,
@@ -113,7 +113,7 @@ const std::map<std::string, Printer>& printers() {
          table_column("Age", "string", 0)},
         [](const json& ns) {
           return json::array({name_of(ns), ns.value("status", k_none).value("phase", std::string()),
-                              age(ns)});
+                              created_age(ns)});
         }}},
       {"/configmaps",
        {{table_column("Name", "string", 0, "name"), table_column("Data", "integer", 0),
@@ -121,7 +121,7 @@ const std::map<std::string, Printer>& printers() {
         [](const json& cm) {
           return json::array({name_of(cm),
                               cm.value("data", k_none).size() + cm.value("binaryData", k_none).size(),
-                              age(cm)});
+                              created_age(cm)});
         }}},
       {"/events",
        {{table_column("Last Seen", "string", 0), table_column("Type", "string", 0),

@@ -39,9 +39,12 @@ nlohmann::json convert(const YAML::Node& node) {
   case YAML::NodeType::Null:
   case YAML::NodeType::Undefined:
     return nullptr;
-  case YAML::NodeType::Scalar:
-    // yaml-cpp tags quoted (non-plain) scalars "!" and plain ones "?".
-    return node.Tag() == "!" ? nlohmann::json(node.Scalar()) : plain_scalar(node.Scalar());
+  case YAML::NodeType::Scalar: {
+    // yaml-cpp tags quoted (non-plain) scalars "!" and plain ones "?"; `!!str` forces a string.
+    const std::string& tag = node.Tag();
+    if (tag == "!" || tag == "tag:yaml.org,2002:str") return node.Scalar();
+    return plain_scalar(node.Scalar());
+  }
   case YAML::NodeType::Sequence: {
     nlohmann::json array = nlohmann::json::array();
     for (const YAML::Node& item : node) {
@@ -61,6 +64,8 @@ nlohmann::json convert(const YAML::Node& node) {
 }
 
 } // namespace
+
+nlohmann::json yaml_node_to_json(const YAML::Node& node) { return convert(node); }
 
 nlohmann::json yaml_to_json(const std::string& text) {
   try {

@@ -6,7 +6,14 @@
 
 #include <nlohmann/json.hpp>
 
+namespace YAML {
+class Node;
+}
+
 namespace fakekube {
+
+// One parsed YAML node as JSON, with the typing rules below.
+nlohmann::json yaml_node_to_json(const YAML::Node& node);
 
 // Converts one YAML document; plain scalars become numbers, booleans or null as YAML 1.2's
 // core schema says, quoted scalars stay strings. Throws std::runtime_error on bad YAML.

@@ -7,26 +7,7 @@
 #include <gpuslice/version.hpp>
 
 #include "cli/app.hpp"
-
-namespace {
-
-struct Ran {
-  gpuslice::ExitCode code;
-  std::string out;
-  std::string err;
-};
-
-Ran run_cli(std::vector<const char*> args) {
-  std::ostringstream out;
-  std::ostringstream err;
-  gpuslice::cli::Env env{out, err, "kubectl gpuslice"};
-  args.insert(args.begin(), "kubectl-gpuslice");
-  const gpuslice::ExitCode code =
-      gpuslice::cli::run(static_cast<int>(args.size()), args.data(), env);
-  return {code, out.str(), err.str()};
-}
-
-} // namespace
+#include "unit/cli_run_support.hpp"
 
 TEST_CASE("cli::program_name") {
   CHECK(gpuslice::cli::program_name("/usr/local/bin/kubectl-gpuslice") == "kubectl gpuslice");
@@ -36,23 +17,23 @@ TEST_CASE("cli::program_name") {
 
 TEST_CASE("cli::run") {
   SUBCASE("version --client prints the client version") {
-    const Ran r = run_cli({"version", "--client"});
+    const cli_test::CliRun r = cli_test::run_cli({"version", "--client"});
     CHECK(r.code == gpuslice::ExitCode::ok);
     CHECK(r.out == std::string("Client Version: ") + gpuslice::k_version + "\n");
   }
   SUBCASE("--help names the program as kubectl runs it") {
-    const Ran r = run_cli({"--help"});
+    const cli_test::CliRun r = cli_test::run_cli({"--help"});
     CHECK(r.code == gpuslice::ExitCode::ok);
     CHECK(r.out.find("kubectl gpuslice") != std::string::npos);
     CHECK(r.out.find("version") != std::string::npos);
   }
   SUBCASE("an unknown subcommand is a usage error, exit 2") {
-    const Ran r = run_cli({"frobnicate"});
+    const cli_test::CliRun r = cli_test::run_cli({"frobnicate"});
     CHECK(r.code == gpuslice::ExitCode::usage);
     CHECK(r.err.find("kubectl gpuslice: error:") == 0);
   }
   SUBCASE("no subcommand is a usage error") {
-    const Ran r = run_cli({});
+    const cli_test::CliRun r = cli_test::run_cli({});
     CHECK(r.code == gpuslice::ExitCode::usage);
   }
 }

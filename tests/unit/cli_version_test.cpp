@@ -9,28 +9,10 @@
 #include <gpuslice/version.hpp>
 
 #include "cli/app.hpp"
+#include "unit/cli_run_support.hpp"
 #include "unit/kube_fakekube_support.hpp"
 
 namespace {
-
-struct Ran {
-  gpuslice::ExitCode code;
-  std::string out;
-  std::string err;
-};
-
-Ran run_cli(std::vector<std::string> args) {
-  std::ostringstream out;
-  std::ostringstream err;
-  gpuslice::cli::Env env{out, err, "kubectl gpuslice"};
-  args.insert(args.begin(), "kubectl-gpuslice");
-  std::vector<const char*> argv;
-  for (const std::string& arg : args) {
-    argv.push_back(arg.c_str());
-  }
-  const gpuslice::ExitCode code = gpuslice::cli::run(static_cast<int>(argv.size()), argv.data(), env);
-  return {code, out.str(), err.str()};
-}
 
 const std::string k_client_line = std::string("Client Version: ") + gpuslice::k_version + "\n";
 
@@ -44,20 +26,20 @@ TEST_CASE("cli::run_version") {
           fakekube::KubeconfigAuth::client_cert_files, fakekube::KubeconfigAuth::client_cert_data,
           fakekube::KubeconfigAuth::basic, fakekube::KubeconfigAuth::exec}) {
       CAPTURE(static_cast<int>(auth));
-      const Ran r = run_cli({"version", "--kubeconfig", cluster.kubeconfig("admin", auth).string()});
+      const cli_test::CliRun r = cli_test::run_cli({"version", "--kubeconfig", cluster.kubeconfig("admin", auth).string()});
       CHECK(r.code == gpuslice::ExitCode::ok);
       CHECK(r.out == k_client_line + "Server Version: v1.30.4\n");
       CHECK(r.err.empty());
     }
   }
   SUBCASE("--client needs no server") {
-    const Ran r = run_cli({"version", "--client", "--kubeconfig", "/nonexistent"});
+    const cli_test::CliRun r = cli_test::run_cli({"version", "--client", "--kubeconfig", "/nonexistent"});
     CHECK(r.code == gpuslice::ExitCode::ok);
     CHECK(r.out == k_client_line);
   }
   SUBCASE("unreachable server: client version, then the error, exit 3") {
     const std::string kubeconfig = cluster.kubeconfig("admin", fakekube::KubeconfigAuth::token).string();
-    const Ran r = run_cli({"version", "--kubeconfig", kubeconfig, "--server", "https://127.0.0.1:1",
+    const cli_test::CliRun r = cli_test::run_cli({"version", "--kubeconfig", kubeconfig, "--server", "https://127.0.0.1:1",
                            "--insecure-skip-tls-verify"});
     CHECK(r.code == gpuslice::ExitCode::runtime);
     CHECK(r.out == k_client_line);
@@ -65,25 +47,25 @@ TEST_CASE("cli::run_version") {
   }
   SUBCASE("TLS failure (wrong tls-server-name): exit 3, clear message") {
     const std::string kubeconfig = cluster.kubeconfig("admin", fakekube::KubeconfigAuth::token).string();
-    const Ran r = run_cli({"version", "--kubeconfig", kubeconfig, "--tls-server-name", "wrong.example"});
+    const cli_test::CliRun r = cli_test::run_cli({"version", "--kubeconfig", kubeconfig, "--tls-server-name", "wrong.example"});
     CHECK(r.code == gpuslice::ExitCode::runtime);
     CHECK(r.err.find("TLS") != std::string::npos);
   }
   SUBCASE("usage errors are exit 2 and send nothing") {
     const std::string kubeconfig = cluster.kubeconfig("admin", fakekube::KubeconfigAuth::token).string();
     cluster.server.clear_request_log();
-    Ran r = run_cli({"version", "--kubeconfig", kubeconfig, "--context", "nope"});
+    cli_test::CliRun r = cli_test::run_cli({"version", "--kubeconfig", kubeconfig, "--context", "nope"});
     CHECK(r.code == gpuslice::ExitCode::usage);
     CHECK(r.err == "kubectl gpuslice: error: context \"nope\" does not exist\n");
-    r = run_cli({"version", "--kubeconfig", kubeconfig, "--request-timeout", "soon"});
+    r = cli_test::run_cli({"version", "--kubeconfig", kubeconfig, "--request-timeout", "soon"});
     CHECK(r.code == gpuslice::ExitCode::usage);
-    r = run_cli({"version", "--kubeconfig", "/no/such/file"});
+    r = cli_test::run_cli({"version", "--kubeconfig", "/no/such/file"});
     CHECK(r.code == gpuslice::ExitCode::usage);
     CHECK(cluster.server.request_log().empty());
   }
   SUBCASE("-v=6 logs the request to stderr") {
     const std::string kubeconfig = cluster.kubeconfig("admin", fakekube::KubeconfigAuth::token).string();
-    const Ran r = run_cli({"-v=6", "version", "--kubeconfig", kubeconfig});
+    const cli_test::CliRun r = cli_test::run_cli({"-v=6", "version", "--kubeconfig", kubeconfig});
     CHECK(r.code == gpuslice::ExitCode::ok);
     CHECK(r.err.find("GET " + cluster.server.url() + "/version 200 OK") != std::string::npos);
   }
