@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Turns tests/bench/run's raw rows into the markdown table of RESULTS.md: per scenario and
+command the median wall time of the alternating runs, min-max, peak RSS, requests, MB
+received, and ratios to the baselines measured in the same run (a: kubectl workflow, b: curl
+transfer floor, c: simdjson parse floor)."""
+import argparse
+import datetime
+import os
+import platform
+import statistics
+import subprocess
+
+ORDER = ["diagnose-live", "diagnose-file", "status", "apply", "a:kubectl", "b:curl", "c:parse-floor"]
+SHOWN = {"diagnose-live": "`diagnose -A -o json` (live)", "diagnose-file": "`diagnose --from-file snapshot -o json`",
+         "status": "`status -A`", "apply": "`apply --replicas 4 --yes`",
+         "a:kubectl": "a: kubectl workflow", "b:curl": "b: curl, diagnose's URLs", "c:parse-floor": "c: simdjson parse floor"}
+
+
+def machine():
+    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+    mem = next((int(l.split()[1]) // 1024 // 1024 for l in open("/proc/meminfo") if l.startswith("MemTotal")), 0)
+    commit = subprocess.run(["git", "-C", os.path.dirname(__file__), "rev-parse", "--short", "HEAD"],
+                            capture_output=True, text=True).stdout.strip()
+    return (f"{os.cpu_count()} cores ({cpu}), {mem} GiB, Linux {platform.release()}; "
+            f"commit {commit}; {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC")
+
+
+def table(raw, sizes):
+    rows = {}
+    for line in open(raw):
+        size, name, _, wall, rss, requests, nbytes = line.rstrip("\n").split("\t")
+        r = rows.setdefault((size, name), {"wall": [], "rss": [], "requests": [], "bytes": nbytes})
+        r["wall"].append(float(wall))
+        r["rss"].append(int(rss))
+        r["requests"].append(int(requests))
+    files = {}
+    for line in open(sizes):
+        size, scenario_bytes, snapshot_bytes, objects = line.split()
+        files[size] = (int(scenario_bytes), int(snapshot_bytes), int(objects))
+    out = ["| scenario | command | median wall s | min–max s | peak RSS MB | requests | MB | vs a (kubectl) | vs b (curl) | vs c (parse) |",
+           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for size in [s for s in ("S", "M", "L") if s in files]:
+        med = {name: statistics.median(r["wall"]) for (s, name), r in rows.items() if s == size}
+        for name in ORDER:
+            r = rows.get((size, name))
+            if not r:
+                continue
+            wall = med[name]
+            vs_a = vs_b = vs_c = ""
+            if name in ("diagnose-live", "status") and "a:kubectl" in med:
+                vs_a = f"{wall / med['a:kubectl']:.3f}×"
+            if name == "diagnose-live" and "b:curl" in med:
+                vs_b = f"{wall / med['b:curl']:.2f}×"
+            if name == "diagnose-file" and "c:parse-floor" in med:
+                vs_c = f"{med['c:parse-floor'] / wall:.0%} of its MB/s; RSS {max(r['rss']) * 1024 / files[size][1]:.1f}× file"
+            mb = f"{int(r['bytes']) / 1e6:.1f}" if r["bytes"] not in ("-", "") else "–"
+            if name in ("diagnose-file", "c:parse-floor"):
+                mb = f"{files[size][1] / 1e6:.1f} (file)"
+            out.append(f"| {size} | {SHOWN[name]} | {wall:.3f} | {min(r['wall']):.3f}–{max(r['wall']):.3f} | "
+                       f"{max(r['rss']) / 1024:.0f} | {max(r['requests'])} | {mb} | {vs_a} | {vs_b} | {vs_c} |")
+    scen = ", ".join(f"{s}: {o:,} objects, {b / 1e6:.0f} MB scenario, {n / 1e6:.1f} MB snapshot"
+                     for s, (b, n, o) in files.items())
+    return "\n".join(out), scen
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--raw", required=True)
+    parser.add_argument("--sizes", required=True)
+    parser.add_argument("--results", required=True)
+    parser.add_argument("--label", required=True, help="replaces the block of an earlier run with this label")
+    args = parser.parse_args()
+    text, scen = table(args.raw, args.sizes)
+    runs = max(int(l.split("\t")[2]) for l in open(args.raw))
+    block = (f"### Sizes {args.label}\n\nMachine: {machine()}.\nScenarios: {scen}.\nMedian of {runs} alternating runs per command; "
+             f"MB is what the client received (gzip as negotiated), measured by replaying its URLs with curl.\n\n{text}\n")
+    print(block)
+    begin, end = f"<!-- bench {args.label} begin -->", f"<!-- bench {args.label} end -->"
+    old = open(args.results).read() if os.path.exists(args.results) else f"# Benchmark results\n\n{begin}\n{end}\n"
+    if begin not in old:
+        old += f"\n{begin}\n{end}\n"
+    head, rest = old.split(begin, 1)
+    open(args.results, "w").write(head + begin + "\n" + block + end + rest.split(end, 1)[1])
+
+
+if __name__ == "__main__":
+    main()
