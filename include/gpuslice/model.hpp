@@ -4,6 +4,7 @@
 // the GPU catalog. Everything here is pure: no I/O.
 #pragma once
 
+#include <gpuslice/model/addons.hpp>
 #include <gpuslice/model/config.hpp>
 #include <gpuslice/model/event.hpp>
 #include <gpuslice/model/gpu.hpp>

@@ -18,72 +18,10 @@ bool contains(std::string_view text, std::string_view part) {
   return text.find(part) != std::string_view::npos;
 }
 
-// Image path fragments of each component (nvidia.md §2, §3, §5.2). The device plugin, its GFD
-// and MPS daemon share the k8s-device-plugin image, so GFD is told apart by container name.
-struct Signature {
-  std::string_view fragment;
-  GpuComponent component;
-};
-constexpr Signature k_images[] = {
-    {"gpu-feature-discovery", GpuComponent::feature_discovery},
-    {"dcgm-exporter", GpuComponent::dcgm_exporter},
-    {"k8s-device-plugin", GpuComponent::device_plugin},
-    {"gpu-operator", GpuComponent::gpu_operator}, // operator and its validator
-    {"k8s-driver-manager", GpuComponent::gpu_operator},
-    {"nvidia/driver", GpuComponent::gpu_operator},
-    {"container-toolkit", GpuComponent::gpu_operator},
-    {"k8s-mig-manager", GpuComponent::gpu_operator},
-    {"nvidia/cloud-native/dcgm", GpuComponent::gpu_operator},
-    {"projecthami/hami", GpuComponent::hami},
-    {"4pdosc/k8s-vdevice", GpuComponent::hami},
-};
-
-// Container names and commands (a mirrored or private registry keeps these even when the
-// image path changes).
-constexpr Signature k_programs[] = {
-    {"gpu-feature-discovery", GpuComponent::feature_discovery},
-    {"dcgm-exporter", GpuComponent::dcgm_exporter},
-    {"nvidia-device-plugin", GpuComponent::device_plugin},
-    {"hami-device-plugin", GpuComponent::hami},
-};
-
-// app.kubernetes.io/name (charts) and app / name (static manifests, the operator).
-constexpr Signature k_label_values[] = {
-    {"gpu-feature-discovery", GpuComponent::feature_discovery},
-    {"dcgm-exporter", GpuComponent::dcgm_exporter},
-    {"nvidia-device-plugin", GpuComponent::device_plugin},
-    {"hami", GpuComponent::hami},
-};
-
-GpuComponent match(std::string_view text, const auto& table) {
-  for (const Signature& s : table)
-    if (contains(text, s.fragment)) return s.component;
-  return GpuComponent::none;
-}
-
-GpuComponent recognise_container(const model::Container& c) {
-  if (GpuComponent by_name = match(c.name, k_programs); by_name != GpuComponent::none) return by_name;
-  if (!c.command.empty())
-    if (GpuComponent by_command = match(c.command.front(), k_programs); by_command != GpuComponent::none)
-      return by_command;
-  return match(c.image, k_images);
-}
-
 } // namespace
 
 GpuComponent recognise_daemonset(const model::DaemonSet& daemonset) {
-  const model::PodSpec& spec = daemonset.pod_template.spec;
-  // Main containers first: the chart's config-manager init container is not what the pod is.
-  for (const auto* containers : {&spec.containers, &spec.init_containers})
-    for (const model::Container& c : *containers)
-      if (GpuComponent found = recognise_container(c); found != GpuComponent::none) return found;
-  for (std::string_view key : {"app.kubernetes.io/name", "app", "name"})
-    if (std::optional<std::string_view> value = daemonset.meta.label(key))
-      if (GpuComponent found = match(*value, k_label_values); found != GpuComponent::none) return found;
-  if (daemonset.meta.label("app.kubernetes.io/part-of") == "nvidia-gpu") return GpuComponent::gpu_operator;
-  if (const model::OwnerReference* owner = daemonset.meta.controller(); owner && owner->kind == "ClusterPolicy")
-    return GpuComponent::gpu_operator;
-  return GpuComponent::none;
+  return model::recognise_gpu_addon(daemonset);
 }
 
 bool is_gpu_component_name(std::string_view name) {

@@ -14,17 +14,10 @@
 
 namespace gpuslice::collect {
 
-enum class GpuComponent {
-  none,
-  device_plugin,     // NVIDIA k8s-device-plugin (Helm, static manifest or operator-managed)
-  feature_discovery, // gpu-feature-discovery (also the device plugin chart's GFD)
-  dcgm_exporter,     // DCGM exporter
-  gpu_operator,      // another GPU Operator operand (driver, toolkit, validator, MIG manager, …)
-  hami,              // HAMi's device plugin / scheduler extender
-};
+// The add-on kinds (model/addons.hpp); the collector only asks "keep or drop".
+using GpuComponent = model::GpuAddon;
 
-// Recognises a DaemonSet by its images, container names and commands, its labels, and a
-// ClusterPolicy controller owner. Returns none for anything else (CNI, kube-proxy, …).
+// model::recognise_gpu_addon: none for anything that is not part of the GPU stack.
 GpuComponent recognise_daemonset(const model::DaemonSet& daemonset);
 
 // A Helm release (or chart) name of a GPU component: nvidia-device-plugin, gpu-feature-discovery,

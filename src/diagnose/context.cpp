@@ -21,29 +21,16 @@ bool contains_nocase(std::string_view text, std::string_view part) {
   return it != text.end();
 }
 
-// Recognises GPU add-ons by name, container name, command and image. The device plugin, GFD
-// and MPS daemon share one image (nvidia.md §2.3), so the narrower kinds are tested first.
+// The add-on kinds analyzers look at, from the shared recogniser (model/addons.hpp).
 std::optional<AddonKind> addon_kind(const model::DaemonSet& ds) {
-  std::vector<const model::Container*> containers;
-  for (const auto& c : ds.pod_template.spec.containers) containers.push_back(&c);
-  for (const auto& c : ds.pod_template.spec.init_containers) containers.push_back(&c);
-  auto any = [&](auto pred) { return std::any_of(containers.begin(), containers.end(), pred); };
-  const std::string& name = ds.meta.name;
-  auto runs = [](const model::Container* c, std::string_view program) {
-    return (!c->command.empty() && c->command.front() == program) || contains(c->name, program);
-  };
-  if (contains(name, "gpu-feature-discovery") ||
-      any([&](const model::Container* c) { return runs(c, "gpu-feature-discovery") || contains(c->image, "gpu-feature-discovery"); })) {
-    return AddonKind::feature_discovery;
-  }
-  if (contains(name, "dcgm-exporter") || any([](const model::Container* c) { return contains(c->image, "dcgm-exporter"); })) {
-    return AddonKind::dcgm_exporter;
-  }
-  if (contains(name, "mps-control-daemon")) return AddonKind::mps_daemon;
-  if (any([&](const model::Container* c) {
-        return runs(c, "nvidia-device-plugin") || contains(c->image, "k8s-device-plugin");
-      })) {
-    return AddonKind::device_plugin;
+  switch (model::recognise_gpu_addon(ds)) {
+  case model::GpuAddon::device_plugin: return AddonKind::device_plugin;
+  case model::GpuAddon::feature_discovery: return AddonKind::feature_discovery;
+  case model::GpuAddon::mps_daemon: return AddonKind::mps_daemon;
+  case model::GpuAddon::dcgm_exporter: return AddonKind::dcgm_exporter;
+  case model::GpuAddon::gpu_operator:
+  case model::GpuAddon::hami:
+  case model::GpuAddon::none: break;
   }
   return std::nullopt;
 }
@@ -157,27 +144,6 @@ bool looks_like_plugin_config(std::string_view value) {
          (contains(value, "replicas") && contains(value, "nvidia.com/"));
 }
 
-// The plugin reads a config only as a file named by CONFIG_FILE or --config-file; a mounted
-// (or envFrom) ConfigMap without that is ignored (NVIDIA/k8s-device-plugin#615).
-bool reads_config_file(const model::DaemonSet& ds) {
-  return std::any_of(ds.pod_template.spec.containers.begin(), ds.pod_template.spec.containers.end(),
-                     [](const model::Container& c) {
-                       const bool env = std::any_of(c.env.begin(), c.env.end(), [](const model::EnvVar& e) {
-                         return e.name == "CONFIG_FILE" && !e.value.empty();
-                       });
-                       const bool arg = std::any_of(c.args.begin(), c.args.end(), [](const std::string& a) {
-                         return a.starts_with("--config-file");
-                       });
-                       return env || arg;
-                     });
-}
-
-bool mounts_configmap(const model::DaemonSet& ds, const model::ConfigMap& cm) {
-  if (ds.meta.ns != cm.meta.ns || !reads_config_file(ds)) return false;
-  return std::any_of(ds.pod_template.spec.volumes.begin(), ds.pod_template.spec.volumes.end(),
-                     [&](const model::Volume& v) { return v.config_map == cm.meta.name; });
-}
-
 } // namespace
 
 const GpuNode* Context::gpu_node(std::string_view name) const {
@@ -252,8 +218,7 @@ Context make_context(const Snapshot& snapshot, const AnalyzeOptions& options) {
     const std::optional<AddonKind> kind = addon_kind(ds);
     if (!kind) continue;
     Addon a{&ds, *kind, false, {}};
-    const model::OwnerReference* owner = ds.meta.controller();
-    a.operator_managed = owner && owner->kind == "ClusterPolicy";
+    a.operator_managed = model::is_operator_managed(ds.meta);
     for (const model::Pod& pod : snapshot.pods) {
       if (owned_by(pod, "DaemonSet", ds.meta)) a.pods.push_back(&pod);
     }
@@ -262,7 +227,7 @@ Context make_context(const Snapshot& snapshot, const AnalyzeOptions& options) {
 
   for (const model::ConfigMap& cm : snapshot.configmaps) {
     bool used = std::any_of(ctx.addons.begin(), ctx.addons.end(), [&](const Addon& a) {
-      return a.kind == AddonKind::device_plugin && mounts_configmap(*a.daemonset, cm);
+      return a.kind == AddonKind::device_plugin && model::mounts_plugin_config(*a.daemonset, cm);
     });
     used = used || std::any_of(snapshot.cluster_policies.begin(), snapshot.cluster_policies.end(),
                                [&](const model::ClusterPolicy& p) { return p.config_name == cm.meta.name; });
@@ -355,7 +320,7 @@ bool is_system_taint(const model::Taint& taint) {
 }
 
 bool has_host_device_plugin(const model::Node& node) {
-  return contains_nocase(node.os_image, "bottlerocket");
+  return model::runs_host_device_plugin(node);
 }
 
 ObjectRef object_ref(std::string_view kind, const model::ObjectMeta& meta) {
