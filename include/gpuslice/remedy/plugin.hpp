@@ -122,11 +122,18 @@ std::string chart_fullname(std::string_view release);
 // changes when the ConfigMap content changes, so the DaemonSet rolls its pods.
 std::string config_checksum(std::string_view config_text);
 
-// A strategic-merge patch of an existing plugin DaemonSet (static or Helm-installed) that
-// points it at the ConfigMap the chart's way: config-manager init and sidecar containers,
-// CONFIG_FILE, the available-configs/config volumes, shareProcessNamespace, and the checksum
-// annotation. The main container is matched by its name in `daemonset`.
+// A STRATEGIC-merge patch (Content-Type application/strategic-merge-patch+json; a JSON merge
+// patch would replace the container list) of an existing plugin DaemonSet (static or
+// Helm-installed) that points it at the ConfigMap the chart's way: config-manager init and
+// sidecar containers, CONFIG_FILE, the available-configs/config volumes,
+// shareProcessNamespace, and the checksum annotation. The main container is matched by its
+// name in `daemonset`. Throws UsageError when options.configmap is empty.
 nlohmann::json reconfigure_patch(const model::DaemonSet& daemonset, const PluginInstallOptions& options);
+
+// The same edit applied to the live DaemonSet object (for a read-modify-write PUT): containers,
+// init containers and volumes replaced or added by name, env by name, mounts by mountPath;
+// everything else kept. The input is not modified. Same errors as reconfigure_patch.
+nlohmann::json reconfigure_daemonset(const nlohmann::json& live_daemonset, const PluginInstallOptions& options);
 
 // The helm command that reconfigures (or installs) a release on the official chart:
 // `helm upgrade --install <release> nvdp/nvidia-device-plugin -n <ns> --version <chart>
