@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: Apache-2.0
+// The executor, journal and undo against fakekube over HTTPS, on the EKS incident scenario.
+#include <doctest/doctest.h>
+
+#include <sys/stat.h>
+
+#include <gpuslice/collect.hpp>
+#include <gpuslice/remedy/execute.hpp>
+
+#include "remedy/object_delta.hpp"
+#include "unit/kube_fakekube_support.hpp"
+
+using namespace gpuslice;
+
+namespace {
+
+fakekube::Scenario incident(std::vector<fakekube::User> extra = {}) {
+  fakekube::Scenario scenario =
+      fakekube::load_scenario(std::string(GPUSLICE_SOURCE_DIR) + "/tests/fixtures/scenarios/eks-gpu-incident.yaml");
+  scenario.users.push_back(kube_test::make_user("admin", "admin-token-s3cr3t", "", false, {"system:masters"}));
+  for (fakekube::User& user : extra) scenario.users.push_back(std::move(user));
+  return scenario;
+}
+
+remedy::Plan incident_plan(kube::Client& client) {
+  remedy::ApplyOptions options;
+  options.config.replicas = 4;
+  Snapshot snapshot = collect::collect(client, {});
+  remedy::read_config_target(client, snapshot, options.config);
+  return remedy::plan_apply(snapshot, options);
+}
+
+std::size_t mutations_in(const std::vector<fakekube::LoggedRequest>& log) {
+  std::size_t n = 0;
+  for (const fakekube::LoggedRequest& request : log) {
+    const bool review = request.path.find("selfsubjectaccessreviews") != std::string::npos;
+    if (request.method != "GET" && !review) ++n;
+  }
+  return n;
+}
+
+const kube::ObjectRef k_gpu_node{{"", "v1", "nodes", false}, "", "ip-10-0-1-17.us-west-2.compute.internal", ""};
+
+// Everything the run may touch, comparable: GPU nodes and the ConfigMap (null when absent).
+nlohmann::json touched_state(kube::Client& client) {
+  nlohmann::json state;
+  for (const nlohmann::json& node : client.list_items({"", "v1", "nodes", false}, {})) {
+    state[node["metadata"]["name"].get<std::string>()] = remedy::comparable(node);
+  }
+  try {
+    state["configmap"] = remedy::comparable(
+        client.get({{"", "v1", "configmaps", true}, "nvidia-device-plugin", "time-slicing-config", ""}));
+  } catch (const kube::ApiError&) {
+    state["configmap"] = nullptr;
+  }
+  return state;
+}
+
+} // namespace
+
+TEST_CASE("remedy::execute with --dry-run=client reads only") {
+  kube_test::Cluster cluster(incident());
+  auto client = cluster.admin();
+  const remedy::Plan plan = incident_plan(*client);
+  cluster.server.clear_request_log();
+  remedy::ExecuteOptions options;
+  options.dry_run = remedy::DryRun::client;
+  const remedy::ExecuteResult result = remedy::execute(plan, *client, options);
+  CHECK(mutations_in(cluster.server.request_log()) == 0);
+  CHECK(result.mutations == 0);
+  REQUIRE(result.outcomes.size() == 4); // the ConfigMap and three taints
+  CHECK(result.outcomes[0].status == "would-change");
+  CHECK(result.outcomes[0].before.is_null());
+  CHECK(result.outcomes[1].after["spec"]["taints"].size() == 1);
+}
+
+TEST_CASE("remedy::execute, a second plan, and undo back to the start") {
+  kube_test::Cluster cluster(incident());
+  kube_test::TempDir dir;
+  auto client = cluster.admin();
+  const nlohmann::json start = touched_state(*client);
+
+  remedy::Journal journal(dir.path.string(), {{"command", "apply"}});
+  remedy::ExecuteOptions options;
+  options.journal = &journal;
+  const remedy::ExecuteResult result = remedy::execute(incident_plan(*client), *client, options);
+  REQUIRE(result.complete());
+  CHECK(result.mutations == 4);
+  struct stat info {};
+  REQUIRE(::stat(journal.path().c_str(), &info) == 0);
+  CHECK((info.st_mode & 0777) == 0600);
+  CHECK(remedy::newest_journal(dir.path.string()) == journal.path());
+
+  const nlohmann::json node = client->get(k_gpu_node);
+  CHECK(node["spec"]["taints"].size() == 1);
+
+  // Idempotent: the next plan changes nothing and executing it sends no mutation.
+  const remedy::Plan again = incident_plan(*client);
+  CHECK_FALSE(again.has_changes());
+  cluster.server.clear_request_log();
+  remedy::Journal unused(dir.path.string(), {{"command", "apply"}});
+  options.journal = &unused;
+  CHECK(remedy::execute(again, *client, options).mutations == 0);
+  CHECK(mutations_in(cluster.server.request_log()) == 0);
+
+  const remedy::JournalFile file = remedy::read_journal(journal.path());
+  CHECK(file.entries.size() == 4);
+  CHECK(file.entries[0].done);
+  const remedy::UndoResult undone = remedy::undo(file, *client, {});
+  CHECK_FALSE(undone.refused);
+  CHECK(undone.failure.empty());
+  CHECK(touched_state(*client) == start);
+
+  // Undo again: everything is already restored, nothing is sent.
+  cluster.server.clear_request_log();
+  const remedy::UndoResult twice = remedy::undo(file, *client, {});
+  for (const remedy::UndoOutcome& outcome : twice.outcomes) CHECK(outcome.status == "already-restored");
+  CHECK(mutations_in(cluster.server.request_log()) == 0);
+}
+
+TEST_CASE("remedy::execute keeps a concurrent writer's taint and retries on 409") {
+  kube_test::Cluster cluster(incident());
+  kube_test::TempDir dir;
+  auto client = cluster.admin();
+  remedy::NodeSelection one{"", {k_gpu_node.name}};
+  remedy::Plan plan;
+  plan.steps.push_back(remedy::plan_nodes_taint(collect::collect(*client, {}), one, {}));
+
+  // Another writer taints the node after we planned, and the server answers our first write 409.
+  nlohmann::json node = client->get(k_gpu_node);
+  node["spec"]["taints"] = {{{"key", "dedicated"}, {"value", "ml"}, {"effect", "NoSchedule"}}};
+  client->update(k_gpu_node, node);
+  cluster.server.api().faults().conflict_on_first_update = true;
+
+  remedy::Journal journal(dir.path.string(), {{"command", "nodes taint"}});
+  remedy::ExecuteOptions options;
+  options.journal = &journal;
+  const remedy::ExecuteResult result = remedy::execute(plan, *client, options);
+  REQUIRE(result.complete());
+  CHECK(result.outcomes.at(0).conflicts == 1);
+  const nlohmann::json taints = client->get(k_gpu_node)["spec"]["taints"];
+  REQUIRE(taints.size() == 2);
+  CHECK(taints[0]["key"] == "dedicated");
+  CHECK(taints[1]["key"] == "nvidia.com/gpu");
+
+  // Undo removes only our taint.
+  cluster.server.api().faults().conflict_on_first_update = false;
+  CHECK(remedy::undo(remedy::read_journal(journal.path()), *client, {}).failure.empty());
+  const nlohmann::json after_undo = client->get(k_gpu_node)["spec"]["taints"];
+  REQUIRE(after_undo.size() == 1);
+  CHECK(after_undo[0]["key"] == "dedicated");
+}
+
+TEST_CASE("remedy::undo refuses when the run's fields changed since, unless forced") {
+  kube_test::Cluster cluster(incident());
+  kube_test::TempDir dir;
+  auto client = cluster.admin();
+  const nlohmann::json start = touched_state(*client);
+  remedy::Journal journal(dir.path.string(), {{"command", "apply"}});
+  remedy::ExecuteOptions options;
+  options.journal = &journal;
+  REQUIRE(remedy::execute(incident_plan(*client), *client, options).complete());
+
+  // Someone edits the config we wrote.
+  client->patch({{"", "v1", "configmaps", true}, "nvidia-device-plugin", "time-slicing-config", ""},
+                kube::PatchType::merge, R"({"data":{"any":"edited"}})");
+  const remedy::JournalFile file = remedy::read_journal(journal.path());
+  cluster.server.clear_request_log();
+  const remedy::UndoResult refused = remedy::undo(file, *client, {});
+  CHECK(refused.refused);
+  CHECK(mutations_in(cluster.server.request_log()) == 0);
+  bool conflict_named = false;
+  for (const remedy::UndoOutcome& outcome : refused.outcomes) {
+    if (outcome.status == "conflict") conflict_named = outcome.target.name == "time-slicing-config";
+  }
+  CHECK(conflict_named);
+
+  remedy::UndoOptions force;
+  force.force = true;
+  const remedy::UndoResult forced = remedy::undo(file, *client, force);
+  CHECK_FALSE(forced.refused);
+  CHECK(touched_state(*client) == start);
+}
+
+TEST_CASE("remedy::execute stops between requests when asked, and undo restores what was done") {
+  kube_test::Cluster cluster(incident());
+  kube_test::TempDir dir;
+  auto client = cluster.admin();
+  const nlohmann::json start = touched_state(*client);
+  remedy::Journal journal(dir.path.string(), {{"command", "apply"}});
+  remedy::ExecuteOptions options;
+  options.journal = &journal;
+  options.stop_requested = [&journal] { return journal.mutations() >= 2; };
+  const remedy::ExecuteResult result = remedy::execute(incident_plan(*client), *client, options);
+  CHECK(result.interrupted);
+  CHECK(result.mutations == 2);
+  const remedy::JournalFile file = remedy::read_journal(journal.path());
+  REQUIRE(file.entries.size() == 2);
+  CHECK(file.entries[1].done);
+  CHECK(remedy::undo(file, *client, {}).failure.empty());
+  CHECK(touched_state(*client) == start);
+}
+
+TEST_CASE("remedy::denied_permissions names what a user may not do") {
+  kube_test::Cluster cluster(incident({kube_test::make_user("viewer", "viewer-token-s3cr3t", "", false, {})}));
+  auto admin = cluster.admin();
+  const remedy::Plan plan = incident_plan(*admin);
+  const std::vector<remedy::Permission> needed = remedy::permissions_needed(plan);
+  CHECK(std::find(needed.begin(), needed.end(), remedy::Permission{"update", "", "nodes", ""}) != needed.end());
+  CHECK(std::find(needed.begin(), needed.end(),
+                  remedy::Permission{"create", "", "configmaps", "nvidia-device-plugin"}) != needed.end());
+  CHECK(remedy::denied_permissions(*admin, needed).empty());
+
+  auto viewer = cluster.client(cluster.endpoint("viewer", fakekube::KubeconfigAuth::token));
+  const std::vector<std::string> denied = remedy::denied_permissions(*viewer, needed);
+  CHECK(denied.size() == needed.size());
+  CHECK(std::find(denied.begin(), denied.end(), "update nodes") != denied.end());
+}
+
+TEST_CASE("remedy::object_deltas and revert") {
+  const nlohmann::json before = {{"metadata", {{"name", "n"}, {"resourceVersion", "1"}}},
+                                 {"spec", {{"taints", {{{"key", "a"}}}}}}};
+  nlohmann::json after = before;
+  after["metadata"]["labels"]["x"] = "1";
+  after["metadata"]["resourceVersion"] = "2";
+  after["spec"]["taints"].push_back({{"key", "b"}});
+  const std::vector<remedy::FieldDelta> deltas = remedy::object_deltas(before, after);
+  REQUIRE(deltas.size() == 2);
+  nlohmann::json current = after;
+  current["spec"]["taints"].push_back({{"key", "c"}}); // someone else's later taint
+  for (const remedy::FieldDelta& delta : deltas) {
+    CHECK(remedy::holds_after(delta, current));
+    remedy::revert(delta, current);
+  }
+  CHECK(current["spec"]["taints"] == nlohmann::json({{{"key", "a"}}, {{"key", "c"}}}));
+  CHECK(current["metadata"]["labels"].empty());
+}
