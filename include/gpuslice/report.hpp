@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -84,6 +85,48 @@ GpuTotals gpu_totals(const std::vector<diagnose::NodeInventory>& nodes);
 nlohmann::ordered_json inventory_to_json(const diagnose::Diagnosis& diagnosis, const ClusterInfo& cluster);
 std::string render_inventory(const diagnose::Diagnosis& diagnosis, const ClusterInfo& cluster,
                              Format format, const Style& style);
+
+// Formats only a diagnosis has, beside Format: markdown (a summary to paste into an incident
+// ticket or chat) and junit (one test case per catalog check, a failure per finding, for CI).
+enum class DocumentFormat { markdown, junit };
+
+// Parses "markdown" | "md" | "junit"; nullopt for anything else.
+std::optional<DocumentFormat> parse_document_format(std::string_view text);
+
+// Every value diagnose's -o accepts, in help order: table, json, yaml, markdown, junit.
+std::vector<std::string> output_format_names();
+
+// GitHub-flavoured Markdown: verdict, findings table, one section per finding with its
+// evidence and fix command, GPU nodes and pending pods tables. Cells are pipe-escaped.
+std::string render_diagnosis_markdown(const diagnose::Diagnosis& diagnosis, const ClusterInfo& cluster);
+
+// JUnit XML (popeye's shape): one <testcase> per catalog code (classname gpuslice.<area>),
+// a <failure type="error|warning"> per error or warning finding of that code; info findings
+// go to the test case's <system-out>. testsuite failures = test cases with a failure.
+std::string render_diagnosis_junit(const diagnose::Diagnosis& diagnosis, const ClusterInfo& cluster);
+
+// Either document format; ends with a newline.
+std::string render_diagnosis_document(const diagnose::Diagnosis& diagnosis, const ClusterInfo& cluster,
+                                      DocumentFormat format);
+
+// Settings of the GPU alerts (`alerts`): the PrometheusRule's name, namespace and labels (a
+// Prometheus Operator picks rules up by its ruleSelector), and the time-slicing replicas per GPU.
+struct AlertRuleOptions {
+  int replicas = 1;                 // 1 = GPUs not shared
+  std::string name = "gpuslice-gpu-alerts";
+  std::string ns = "gpu-monitoring";
+  std::vector<std::pair<std::string, std::string>> labels;
+};
+
+// The fraction of GPU memory in use above which a shared GPU is "nearly full": less than half
+// of one share's fair part (total / replicas) is left, i.e. 1 - 1/(2 × replicas), never below
+// 0.75 (so an unshared GPU warns at 75 %). 2 → 0.75, 4 → 0.875, 8 → 0.9375.
+double memory_alert_threshold(int replicas);
+
+// A PrometheusRule (monitoring.coreos.com/v1) over the DCGM exporter's metrics: memory nearly
+// full (DCGM_FI_DEV_FB_USED / (FB_USED + FB_FREE)), memory exhausted, sustained saturation
+// (DCGM_FI_DEV_GPU_UTIL) and the exporter's metrics being absent.
+nlohmann::ordered_json prometheus_rule(const AlertRuleOptions& options);
 
 // YAML text of a JSON tree: block style, two-space indent, strings quoted whenever a plain
 // scalar would read back as another type or be ambiguous. Ends with a newline.
