@@ -49,6 +49,10 @@ struct CatalogEntry {
   std::string_view name;     // kebab-case, e.g. "time-slicing-disabled"
   Severity severity;         // default severity
   std::string_view summary;  // one line: when it fires
+  // For `explain` and the man page: why it matters, how to fix it, and what it rests on.
+  std::string_view why = {};
+  std::string_view fix = {};
+  std::string_view reference = {};
 };
 
 // The whole catalog, sorted by code.

@@ -7,6 +7,7 @@
 #include <gpuslice/version.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/completion.hpp"
 
 namespace gpuslice::cli {
 
@@ -18,13 +19,20 @@ std::string program_name(const std::string& argv0) {
   return base.empty() ? "kubectl-gpuslice" : base;
 }
 
-ExitCode run(int argc, const char* const* argv, Env& env) {
-  CLI::App app{"Explain why GPU pods are Pending, and enable NVIDIA GPU time-slicing.", env.program};
+void build_app(CLI::App& app, Commands& commands, Env& env) {
+  app.name(env.program);
+  app.description("Explain why GPU pods are Pending, and enable NVIDIA GPU time-slicing.");
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string(k_version));
-  Commands commands;
   add_global_flags(app, commands.global); // first: subcommands inherit fallthrough
   add_commands(app, commands, env);
+}
+
+ExitCode run(int argc, const char* const* argv, Env& env) {
+  if (is_completion_request(argc, argv)) return run_completion_request(argc, argv, env);
+  CLI::App app;
+  Commands commands;
+  build_app(app, commands, env);
   try {
     const std::vector<std::string> args = split_short_equals(argc, argv);
     std::vector<const char*> arg_pointers;
@@ -44,6 +52,7 @@ ExitCode run(int argc, const char* const* argv, Env& env) {
     return ExitCode::ok;
   } catch (const CLI::ParseError& e) {
     env.err << fmt::format("{}: error: {}\n", env.program, e.what());
+    if (const std::string hint = subcommand_suggestion(app, argc, argv); !hint.empty()) env.err << hint << "\n";
     env.err << fmt::format("Run '{} --help' for usage.\n", env.program);
     return ExitCode::usage;
   } catch (const UsageError& e) {

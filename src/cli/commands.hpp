@@ -21,9 +21,16 @@ struct Commands {
 // Registers every subcommand on app.
 void add_commands(CLI::App& app, Commands& commands, Env& env);
 
+// The whole CLI (name, description, global flags, every subcommand) without parsing: what
+// run() parses and what completion, the man page test and the help checks walk.
+void build_app(CLI::App& app, Commands& commands, Env& env);
+
 void add_diagnose(CLI::App& app, Commands& commands, Env& env);
 void add_snapshot(CLI::App& app, Commands& commands, Env& env);
 void add_status(CLI::App& app, Commands& commands, Env& env);
 void add_version(CLI::App& app, Commands& commands, Env& env);
+void add_completion(CLI::App& app, Commands& commands, Env& env);
+void add_explain(CLI::App& app, Commands& commands, Env& env);
+void add_alerts(CLI::App& app, Commands& commands, Env& env);
 
 } // namespace gpuslice::cli

@@ -33,8 +33,12 @@ ExitCode run_diagnose(const DiagnoseOptions& options, const GlobalFlags& global,
   drop_ignored(diagnosis, valid.ignored);
 
   const report::ClusterInfo cluster{snapshot.meta.context, snapshot.meta.server};
-  env.out << report::render_diagnosis(diagnosis, cluster, valid.format,
-                                      output_style(env, global.no_color));
+  if (valid.document) {
+    env.out << report::render_diagnosis_document(diagnosis, cluster, *valid.document);
+  } else {
+    env.out << report::render_diagnosis(diagnosis, cluster, valid.format,
+                                        output_style(env, global.no_color));
+  }
   return exit_code_for(diagnosis, valid.fail_on);
 }
 
@@ -48,6 +52,9 @@ void add_diagnose(CLI::App& app, Commands& commands, Env& env) {
                           "  {0} diagnose\n\n"
                           "  # Only in namespace ml, as JSON for a script\n"
                           "  {0} diagnose -n ml -o json\n\n"
+                          "  # A summary to paste into the incident ticket, or JUnit XML for CI\n"
+                          "  {0} diagnose -o markdown\n"
+                          "  {0} diagnose -o junit > gpuslice-junit.xml\n\n"
                           "  # Offline, from a snapshot or kubectl get -o json output\n"
                           "  {0} diagnose --from-file snapshot.json\n\n"
                           "  # Every cluster of the kubeconfig, one row each\n"

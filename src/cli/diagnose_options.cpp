@@ -19,6 +19,12 @@ void add_diagnose_flags(CLI::App& sub, DiagnoseOptions& options) {
   sub.add_flag("-A,--all-namespaces", options.all_namespaces,
                "Look at pods in all namespaces (the default unless -n is given)");
   add_output_flag(sub, options.output);
+  const std::vector<std::string> formats = report::output_format_names();
+  std::string described;
+  for (std::size_t i = 0; i < formats.size(); ++i) {
+    described += (i == 0 ? "" : i + 1 == formats.size() ? " or " : ", ") + formats[i];
+  }
+  sub.get_option("--output")->description("Output format: " + described);
   sub.add_option("--fail-on", options.fail_on,
                  "Exit 1 when a finding at or above this severity is found: error, warning, info or never")
       ->default_str("error");
@@ -48,7 +54,14 @@ ValidDiagnoseOptions validate_diagnose_options(const DiagnoseOptions& options,
   if (fleet && !context_flag.empty()) {
     throw UsageError("--context names one cluster: use --contexts for several");
   }
-  valid.format = output_format(options.output);
+  valid.document = report::parse_document_format(options.output);
+  if (valid.document && fleet) {
+    throw UsageError("--output " + options.output + ": one cluster at a time; with --contexts use table, json or yaml");
+  }
+  if (!valid.document && !report::parse_format(options.output)) {
+    throw UsageError("--output \"" + options.output + "\": must be one of table, json, yaml, markdown, junit");
+  }
+  if (!valid.document) valid.format = output_format(options.output);
   if (options.fail_on != "never") {
     valid.fail_on = diagnose::parse_severity(options.fail_on);
     if (!valid.fail_on) {

@@ -29,6 +29,7 @@ struct DiagnoseOptions {
 // The options once checked: typed values only.
 struct ValidDiagnoseOptions {
   report::Format format = report::Format::table;
+  std::optional<report::DocumentFormat> document; // -o markdown|junit (one cluster only)
   std::optional<diagnose::Severity> fail_on; // nullopt = never
   std::set<diagnose::FindingCode> ignored;
 };

@@ -33,6 +33,7 @@ ExitCode run_version(const VersionOptions& options, const GlobalFlags& global, E
 
 void add_version(CLI::App& app, Commands& commands, Env& env) {
   CLI::App* sub = app.add_subcommand("version", "Print the client and server versions.");
+  sub->footer(fmt::format("Examples:\n  {0} version\n  {0} version --client", env.program));
   auto options = std::make_shared<VersionOptions>();
   sub->add_flag("--client", options->client_only, "Print the client version only (no server needed)");
   sub->callback([&commands, &env, options] {

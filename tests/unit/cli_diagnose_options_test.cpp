@@ -34,7 +34,7 @@ TEST_CASE("cli::validate_diagnose_options") {
     };
     const Case cases[] = {
         {[](DiagnoseOptions& d) { d.output = "xml"; },
-         "--output \"xml\": must be one of table, json, yaml"},
+         "--output \"xml\": must be one of table, json, yaml, markdown, junit"},
         {[](DiagnoseOptions& d) { d.fail_on = "sometimes"; },
          "--fail-on \"sometimes\": must be one of error, warning, info, never"},
         {[](DiagnoseOptions& d) { d.ignore = {"GS999"}; },
