@@ -10,6 +10,7 @@ packages=(
   nlohmann-json3-dev libcli11-dev libfmt-dev libyaml-cpp-dev doctest-dev
   libcpp-httplib-dev libsimdjson-dev
   clang libclang-rt-14-dev openssl curl jq python3 groff-base bash-completion
+  python3-yaml binutils
 )
 
 missing=()

@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Writes a fakekube scenario: the given scenario's objects, the packaging/rbac ClusterRoles,
+the GPU Operator's ClusterPolicy CRD (so diagnose lists clusterpolicies), and users:
+  admin  system:masters
+  alice  gpuslice-diagnose cluster-wide + gpuslice-helm-releases in the device plugin namespace
+  bob    gpuslice-diagnose only
+  carol  nothing
+  make_scenario.py SCENARIO RBAC_DIR OUT
+"""
+import glob
+import sys
+
+import yaml
+
+scenario, rbac_dir, out = sys.argv[1:4]
+objects = [d for d in yaml.safe_load_all(open(scenario)) if d]
+for path in sorted(glob.glob(f"{rbac_dir}/*.yaml")):
+    objects += [d for d in yaml.safe_load_all(open(path)) if d]
+objects.append({
+    "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+    "metadata": {"name": "clusterpolicies.nvidia.com"},
+    "spec": {"group": "nvidia.com", "scope": "Cluster",
+             "names": {"plural": "clusterpolicies", "singular": "clusterpolicy", "kind": "ClusterPolicy",
+                       "listKind": "ClusterPolicyList"},
+             "versions": [{"name": "v1", "served": True, "storage": True,
+                           "schema": {"openAPIV3Schema": {"type": "object",
+                                                          "x-kubernetes-preserve-unknown-fields": True}}}]}})
+
+
+def binding(kind, name, role, user, namespace=None):
+    meta = {"name": name}
+    if namespace:
+        meta["namespace"] = namespace
+    return {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": kind, "metadata": meta,
+            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": role},
+            "subjects": [{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": user}]}
+
+
+objects += [
+    binding("ClusterRoleBinding", "gpuslice-diagnose-alice", "gpuslice-diagnose", "alice"),
+    binding("RoleBinding", "gpuslice-helm-releases-alice", "gpuslice-helm-releases", "alice", "nvidia-device-plugin"),
+    binding("ClusterRoleBinding", "gpuslice-diagnose-bob", "gpuslice-diagnose", "bob"),
+]
+users = [{"name": "admin", "groups": ["system:masters"], "token": "t-admin"},
+         {"name": "alice", "token": "t-alice"}, {"name": "bob", "token": "t-bob"},
+         {"name": "carol", "token": "t-carol"}]
+yaml.safe_dump({"users": users, "objects": objects}, open(out, "w"), sort_keys=False)
