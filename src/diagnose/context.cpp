@@ -296,7 +296,8 @@ std::vector<std::string> grouped_evidence(const std::vector<std::pair<std::strin
                                           std::size_t limit) {
   std::vector<std::pair<std::string, std::vector<std::string>>> groups;
   for (const auto& [who, what] : who_what) {
-    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == what; });
+    // An init-capture: clang before 16 cannot capture a structured binding (the fuzz build).
+    auto it = std::find_if(groups.begin(), groups.end(), [&message = what](const auto& g) { return g.first == message; });
     if (it == groups.end()) {
       groups.push_back({what, {}});
       it = groups.end() - 1;
