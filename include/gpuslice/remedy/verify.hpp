@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: Apache-2.0
+// `verify`: after enabling time-slicing, a matrix of checks over a Snapshot — one row per check
+// and object (node, workload, pod) — saying whether the cluster is in the intended state.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <gpuslice/model/taints.hpp>
+#include <gpuslice/snapshot.hpp>
+
+namespace gpuslice::remedy {
+
+// pass / fail count toward the verdict; unknown means the snapshot cannot tell (said why in
+// detail) and skipped means the check does not apply (e.g. no --taint given).
+enum class CheckResult { pass, fail, unknown, skipped };
+std::string_view to_string(CheckResult result);
+
+// Stable check names (JSON "check" values).
+inline constexpr std::string_view k_check_plugin_ready = "plugin-ready";
+inline constexpr std::string_view k_check_allocatable = "allocatable";
+inline constexpr std::string_view k_check_gfd_labels = "gfd-labels";
+inline constexpr std::string_view k_check_present_label = "present-label";
+inline constexpr std::string_view k_check_gpu_taint = "gpu-taint";
+inline constexpr std::string_view k_check_workload_toleration = "workload-toleration";
+inline constexpr std::string_view k_check_pending_scheduled = "pending-scheduled";
+inline constexpr std::string_view k_check_autoscaler_template = "autoscaler-template";
+
+struct CheckRow {
+  std::string check;    // one of the k_check_* names
+  std::string object;   // "node/<name>", "deployment/<ns>/<name>", "pod/<ns>/<name>", "cluster"
+  CheckResult result = CheckResult::pass;
+  std::string expected; // what the intended state has, e.g. "4"
+  std::string actual;   // what the snapshot shows
+  std::string detail;   // why, or what to do, in one line
+  bool operator==(const CheckRow&) const = default;
+};
+
+struct VerifyOptions {
+  int replicas = 2;                 // intended time-slicing replicas per GPU (1 = not shared)
+  std::optional<model::Taint> taint; // the GPU taint to expect on nodes and tolerate in workloads
+  std::vector<std::string> formerly_pending; // "ns/name" of pods that were Pending before the change
+};
+
+struct VerifyReport {
+  std::vector<CheckRow> rows; // checks in the order above; within a check, by object
+  int count(CheckResult result) const;
+  // No row failed.
+  bool passed() const { return count(CheckResult::fail) == 0; }
+};
+
+// Runs every check over the GPU nodes, GPU workloads and GPU pods of the snapshot.
+// Pure: never throws on odd cluster data.
+VerifyReport verify(const Snapshot& snapshot, const VerifyOptions& options);
+
+} // namespace gpuslice::remedy

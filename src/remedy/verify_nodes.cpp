@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: Apache-2.0
+// Per GPU node: the plugin runs and is Ready, allocatable is physical × replicas, GFD labels
+// say so, and the node carries the label and taint the setup relies on.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "remedy/verify_checks.hpp"
+
+namespace gpuslice::remedy::verify_checks {
+
+namespace {
+
+// The device plugin pod (of a recognised plugin DaemonSet) on the node, Ready ones first.
+const model::Pod* plugin_pod_on(const Snapshot& snapshot, const std::string& node) {
+  const model::Pod* found = nullptr;
+  for (const model::DaemonSet& ds : snapshot.daemonsets) {
+    if (model::recognise_gpu_addon(ds) != model::GpuAddon::device_plugin) continue;
+    for (const model::Pod& pod : snapshot.pods) {
+      const model::OwnerReference* owner = pod.meta.controller();
+      if (pod.spec.node_name != node || pod.meta.ns != ds.meta.ns || !owner || owner->kind != "DaemonSet" ||
+          owner->name != ds.meta.name)
+        continue;
+      if (!found || (pod.is_ready() && !found->is_ready())) found = &pod;
+    }
+  }
+  return found;
+}
+
+// Why a pod is not Ready, from its first waiting or not-ready container.
+std::string plugin_pod_trouble(const model::Pod& pod) {
+  for (const auto* statuses : {&pod.init_container_statuses, &pod.container_statuses})
+    for (const model::ContainerStatus& s : *statuses)
+      if (!s.ready && !s.reason.empty()) return fmt::format("{} {}", s.name, s.reason);
+  return pod.phase.empty() ? "not ready" : pod.phase;
+}
+
+CheckRow check_plugin_ready(const Snapshot& snapshot, const model::Node& node) {
+  CheckRow row{std::string(k_check_plugin_ready), "node/" + node.name(), CheckResult::pass, "Ready", "", ""};
+  if (model::runs_host_device_plugin(node)) {
+    row.actual = "on the host";
+    row.result = node.ready().value_or(false) ? CheckResult::pass : CheckResult::fail;
+    row.detail = "Bottlerocket runs the plugin as a systemd service: journalctl -u nvidia-k8s-device-plugin";
+    return row;
+  }
+  const model::Pod* pod = plugin_pod_on(snapshot, node.name());
+  if (!pod) {
+    row.result = CheckResult::fail;
+    row.actual = "no plugin pod";
+    row.detail = "no device plugin DaemonSet pod runs on this node (node selector, affinity or taints)";
+  } else if (!pod->is_ready()) {
+    row.result = CheckResult::fail;
+    row.actual = plugin_pod_trouble(*pod);
+    row.detail = fmt::format("kubectl -n {} logs {} --all-containers", pod->meta.ns, pod->meta.name);
+  } else {
+    row.actual = "Ready";
+    row.detail = fmt::format("pod {}/{}", pod->meta.ns, pod->meta.name);
+  }
+  return row;
+}
+
+CheckRow check_allocatable(const model::Node& node, const model::NodeGpus& gpus, int replicas) {
+  CheckRow row{std::string(k_check_allocatable), "node/" + node.name(), CheckResult::pass, "", "", ""};
+  row.actual = std::to_string(gpus.advertised);
+  // Physical GPUs are known from GFD's count or the instance type; from capacity alone they
+  // would be allocatable / replicas and the check would prove nothing.
+  if (gpus.source != model::GpuInfoSource::gfd_labels && gpus.source != model::GpuInfoSource::instance_catalog) {
+    row.result = CheckResult::unknown;
+    row.expected = fmt::format("physical × {}", replicas);
+    row.detail = "the physical GPU count is unknown (no GFD count label, unknown instance type)";
+    return row;
+  }
+  const long long want = static_cast<long long>(gpus.physical) * replicas;
+  row.expected = std::to_string(want);
+  if (gpus.advertised == want) {
+    row.detail = fmt::format("{} GPU(s) × {} replicas", gpus.physical, replicas);
+  } else {
+    row.result = CheckResult::fail;
+    row.detail = gpus.advertised == gpus.physical && replicas > 1
+                     ? "the plugin advertises physical GPUs only: its config is not in effect (restart its pods)"
+                     : fmt::format("{} GPU(s) × {} replicas expected", gpus.physical, replicas);
+  }
+  return row;
+}
+
+CheckRow check_gfd_labels(const model::Node& node, int replicas) {
+  CheckRow row{std::string(k_check_gfd_labels), "node/" + node.name(), CheckResult::pass, "", "", ""};
+  const model::GpuLabels labels = model::read_gpu_labels(node.meta.labels);
+  const std::string strategy = replicas > 1 ? "time-slicing" : "none";
+  row.expected = fmt::format("replicas={},sharing-strategy={}", replicas, strategy);
+  if (!labels.replicas && !labels.sharing_strategy) {
+    row.result = CheckResult::fail;
+    row.actual = "no GFD labels";
+    row.detail = "gpu-feature-discovery has not labelled this node (not installed, or NFD missing)";
+    return row;
+  }
+  row.actual = fmt::format("replicas={},sharing-strategy={}",
+                           labels.replicas ? std::to_string(*labels.replicas) : std::string("-"),
+                           labels.sharing_strategy.value_or("-"));
+  if (labels.replicas != replicas || labels.sharing_strategy != strategy) {
+    row.result = CheckResult::fail;
+    row.detail = "GFD reads the same config: restart its pods after changing the ConfigMap";
+  }
+  return row;
+}
+
+CheckRow check_present_label(const model::Node& node) {
+  CheckRow row{std::string(k_check_present_label), "node/" + node.name(), CheckResult::pass, "true", "", ""};
+  const std::optional<std::string_view> value = node.meta.label(model::k_label_gpu_present);
+  row.actual = value ? std::string(*value) : "absent";
+  if (value != "true") {
+    row.result = CheckResult::fail;
+    row.detail = fmt::format("kubectl label node {} {}=true --overwrite (the chart's node affinity needs it)",
+                             node.name(), model::k_label_gpu_present);
+  }
+  return row;
+}
+
+CheckRow check_gpu_taint(const model::Node& node, const std::optional<model::Taint>& taint) {
+  CheckRow row{std::string(k_check_gpu_taint), "node/" + node.name(), CheckResult::skipped, "", "", ""};
+  if (!taint) {
+    row.detail = "no --taint given";
+    return row;
+  }
+  row.expected = model::to_string(*taint);
+  const auto it = std::find_if(node.taints.begin(), node.taints.end(), [&](const model::Taint& t) {
+    return t.key == taint->key && t.effect == taint->effect && (taint->value.empty() || t.value == taint->value);
+  });
+  row.result = it != node.taints.end() ? CheckResult::pass : CheckResult::fail;
+  row.actual = it != node.taints.end() ? model::to_string(*it) : "absent";
+  if (it == node.taints.end())
+    row.detail = fmt::format("kubectl taint node {} {} --overwrite", node.name(), model::to_string(*taint));
+  return row;
+}
+
+} // namespace
+
+void check_gpu_nodes(const Snapshot& snapshot, const VerifyOptions& options, std::vector<CheckRow>& rows) {
+  std::vector<const model::Node*> nodes;
+  for (const model::Node& node : snapshot.nodes)
+    if (model::is_gpu_node(node)) nodes.push_back(&node);
+  std::sort(nodes.begin(), nodes.end(), [](const model::Node* a, const model::Node* b) { return a->name() < b->name(); });
+  for (const model::Node* node : nodes) rows.push_back(check_plugin_ready(snapshot, *node));
+  for (const model::Node* node : nodes) rows.push_back(check_allocatable(*node, model::describe_node_gpus(*node), options.replicas));
+  for (const model::Node* node : nodes) rows.push_back(check_gfd_labels(*node, options.replicas));
+  for (const model::Node* node : nodes) rows.push_back(check_present_label(*node));
+  for (const model::Node* node : nodes) rows.push_back(check_gpu_taint(*node, options.taint));
+  if (nodes.empty())
+    rows.push_back({std::string(k_check_plugin_ready), "cluster", CheckResult::fail, "GPU nodes", "none",
+                    "the snapshot holds no GPU node"});
+}
+
+} // namespace gpuslice::remedy::verify_checks
