@@ -29,6 +29,7 @@ void add_diagnose(CLI::App& app, Commands& commands, Env& env);
 void add_snapshot(CLI::App& app, Commands& commands, Env& env);
 void add_status(CLI::App& app, Commands& commands, Env& env);
 void add_version(CLI::App& app, Commands& commands, Env& env);
+void add_verify(CLI::App& app, Commands& commands, Env& env);
 void add_completion(CLI::App& app, Commands& commands, Env& env);
 void add_explain(CLI::App& app, Commands& commands, Env& env);
 void add_alerts(CLI::App& app, Commands& commands, Env& env);

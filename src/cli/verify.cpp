@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: Apache-2.0
+// `verify`: is time-slicing in effect? Reads the cluster (or files), runs the check matrix,
+// prints it; exit 0 when no check failed, 1 otherwise (DESIGN §4.1).
+#include <fmt/format.h>
+
+#include <gpuslice/remedy/verify.hpp>
+#include <gpuslice/report/verify.hpp>
+
+#include "cli/commands.hpp"
+#include "cli/output_flags.hpp"
+#include "cli/snapshot_source.hpp"
+#include "cli/verify_options.hpp"
+
+namespace gpuslice::cli {
+
+namespace {
+
+ExitCode run_verify(const VerifyFlags& flags, const GlobalFlags& global, Env& env) {
+  const ValidVerifyFlags valid = validate_verify_flags(flags); // before any request
+  // All namespaces unless -n: GPU workloads anywhere share the GPU nodes.
+  const Snapshot snapshot = read_snapshot(flags.from_files, false, global, env);
+  const remedy::VerifyReport result = remedy::verify(snapshot, valid.options);
+  env.out << report::render_verify(result, valid.options, {snapshot.meta.context, snapshot.meta.server}, valid.format,
+                                   output_style(env, global.no_color));
+  return result.passed() ? ExitCode::ok : ExitCode::findings;
+}
+
+} // namespace
+
+void add_verify(CLI::App& app, Commands& commands, Env& env) {
+  CLI::App* sub = app.add_subcommand(
+      "verify", "Check that time-slicing is in effect: plugin Ready, slots advertised, labels, taints, pods placed.");
+  sub->footer(fmt::format("Examples:\n"
+                          "  # After `apply --replicas 4`: is every GPU node advertising 4 slots per GPU?\n"
+                          "  {0} verify --replicas 4\n\n"
+                          "  # Also check the GPU taint on nodes and that GPU workloads tolerate it\n"
+                          "  {0} verify --replicas 4 --taint nvidia.com/gpu=present:NoSchedule\n\n"
+                          "  # Check that pods which were Pending are now scheduled, as JSON for a script\n"
+                          "  {0} verify --replicas 4 --was-pending ml/train-0,ml/train-1 -o json\n\n"
+                          "  # Offline, from a snapshot\n"
+                          "  {0} verify --replicas 4 --from-file snapshot.json",
+                          env.program));
+  auto flags = std::make_shared<VerifyFlags>();
+  add_verify_flags(*sub, *flags);
+  sub->callback([&commands, &env, flags] {
+    commands.chosen = [&commands, &env, flags] { return run_verify(*flags, commands.global, env); };
+  });
+}
+
+} // namespace gpuslice::cli
