@@ -21,6 +21,7 @@ namespace fakekube {
 struct Api::Impl {
   std::mutex mutex;
   ApiState state;
+  Simulation simulation{mutex, state};
 };
 
 namespace {
@@ -209,5 +210,7 @@ ApiResult Api::handle(const ApiRequest& request) {
 }
 
 ApiFaults& Api::faults() { return m_impl->state.faults; }
+
+Simulation& Api::simulation() { return m_impl->simulation; }
 
 } // namespace fakekube

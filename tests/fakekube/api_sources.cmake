@@ -30,3 +30,6 @@ set(FAKEKUBE_API_SOURCES
   ${CMAKE_CURRENT_SOURCE_DIR}/watch.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/yaml_json.cpp
 )
+# The cluster simulation (fakekube/simulation.hpp): controllers stepped by Simulation::tick.
+file(GLOB FAKEKUBE_SIM_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/sim/*.cpp)
+list(APPEND FAKEKUBE_API_SOURCES ${FAKEKUBE_SIM_SOURCES})

@@ -2,16 +2,22 @@
 // fakekube: serves a scenario over HTTPS until SIGTERM or SIGINT. Prints its URL on stdout
 // (one line) once it accepts connections, so scripts can wait for that line.
 #include <csignal>
+#include <cstdlib>
 #include <iostream>
 #include <fstream>
 #include <map>
 #include <mutex>
+
+#include <condition_variable>
+#include <thread>
 
 #include <pthread.h>
 
 #include <CLI/CLI.hpp>
 
 #include <fakekube/server.hpp>
+
+#include "scenario_list_chunks.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"fakekube: an in-memory Kubernetes API server for tests and demos"};
@@ -40,7 +46,23 @@ int main(int argc, char** argv) {
   app.add_option("--request-log", request_log,
                  "append every request to this file as a JSON line (method, path, query, "
                  "contentType, user, status) before answering it");
+  std::string simulate_text;
+  CLI::Option* simulate =
+      app.add_option("--simulate", simulate_text,
+                     "run the cluster simulation (controllers, scheduler, device plugin, "
+                     "autoscaler) one tick every INTERVAL_MS (default 100)")
+          ->expected(0, 1)
+          ->type_name("INTERVAL_MS");
   CLI11_PARSE(app, argc, argv);
+  int simulate_ms = 0;
+  if (simulate->count() > 0) {
+    simulate_ms = simulate_text.empty() ? 100 : std::atoi(simulate_text.c_str());
+    if (simulate_ms <= 0) {
+      std::cerr << "fakekube: error: --simulate: \"" << simulate_text
+                << "\" is not a positive number of milliseconds\n";
+      return 2;
+    }
+  }
 
   // Block the stop signals before any server thread exists, so that only sigwait sees them.
   sigset_t stop_signals;
@@ -53,7 +75,9 @@ int main(int argc, char** argv) {
     // Declared before the server so that they outlive its handler threads.
     std::ofstream log_file;
     std::mutex log_mutex;
-    fakekube::Server server(fakekube::load_scenario(scenario_path));
+    const bool chunked = fakekube::wants_chunked_load(scenario_path); // the benchmarks' large Lists
+    fakekube::Server server(chunked ? fakekube::Scenario{} : fakekube::load_scenario(scenario_path));
+    if (chunked) fakekube::load_list_in_chunks(server.api(), scenario_path);
     if (!request_log.empty()) {
       log_file.open(request_log, std::ios::app);
       if (!log_file) throw std::runtime_error(request_log + ": cannot open request log");
@@ -70,9 +94,32 @@ int main(int argc, char** argv) {
       if (user.empty()) user = server.users().front().name;
       server.write_kubeconfig(kubeconfig_out, user, auth);
     }
+    // Ticks on a timer, taking the API's lock like a request does.
+    std::mutex timer_mutex;
+    std::condition_variable timer_wake;
+    bool stopping = false;
+    std::thread ticker;
+    if (simulate_ms > 0) {
+      ticker = std::thread([&] {
+        std::unique_lock<std::mutex> lock(timer_mutex);
+        while (!timer_wake.wait_for(lock, std::chrono::milliseconds(simulate_ms), [&] { return stopping; })) {
+          lock.unlock();
+          server.api().simulation().tick();
+          lock.lock();
+        }
+      });
+    }
     std::cout << server.url() << std::endl;
     int signal_number = 0;
     sigwait(&stop_signals, &signal_number);
+    if (ticker.joinable()) {
+      {
+        std::lock_guard<std::mutex> lock(timer_mutex);
+        stopping = true;
+      }
+      timer_wake.notify_all();
+      ticker.join();
+    }
     server.stop();
   } catch (const std::exception& error) {
     std::cerr << "fakekube: error: " << error.what() << "\n";

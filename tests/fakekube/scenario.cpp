@@ -12,6 +12,8 @@
 //      faults: {latencyMs, tooManyRequestsEveryNth, retryAfterSeconds, serverErrorEveryNth,
 //               serverErrorCode: 500|503, dropMidBodyEveryNth, tokenTtlRequests,
 //               conflictOnFirstUpdate, expireContinueTokens}
+//      simulation: {kubernetesVersion, controllers, events, daemonSets, autoscaler}
+//              cluster simulation settings (sim/settings.cpp)
 // RBAC is expressed with ordinary ClusterRole/ClusterRoleBinding/Role/RoleBinding objects.
 // With no users, the server adds default_admin_user(). tests/fixtures/scenarios/README.md
 // documents the same format for scenario authors.
@@ -185,7 +187,8 @@ Scenario parse_scenario(const std::string& text, const std::string& origin) {
   Scenario scenario;
   if (is_settings_form(documents)) {
     const json& settings = documents[0];
-    check_keys(settings, {"objects", "users", "faults", "serverVersion", "certificateFault"},
+    check_keys(settings,
+               {"objects", "users", "faults", "serverVersion", "certificateFault", "simulation"},
                origin, "scenario");
     collect_objects(settings["objects"], scenario.objects, origin, "objects");
     if (settings.contains("users")) scenario.users = parse_users(settings["users"], origin);
@@ -196,6 +199,13 @@ Scenario parse_scenario(const std::string& text, const std::string& origin) {
       fail(origin, "serverVersion: \"" + scenario.server_version + "\" must look like v1.30.4");
     scenario.certificate_fault = parse_certificate_fault(
         get_field<std::string>(settings, "certificateFault", origin, "scenario", "none"), origin);
+    if (settings.contains("simulation")) {
+      try {
+        scenario.simulation = parse_simulation_settings(settings["simulation"]);
+      } catch (const std::runtime_error& error) {
+        fail(origin, error.what());
+      }
+    }
   } else {
     for (std::size_t i = 0; i < documents.size(); ++i)
       collect_objects(documents[i], scenario.objects, origin,

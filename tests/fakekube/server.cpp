@@ -171,6 +171,7 @@ Server::Server(Scenario scenario) : m_impl(std::make_unique<Impl>()) {
   impl.api.set_server_version(scenario.server_version);
   impl.api.faults() = scenario.api_faults;
   impl.api.load(scenario.objects);
+  impl.api.simulation().configure(scenario.simulation);
 }
 
 Server::~Server() { stop(); }

@@ -14,6 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fakekube/simulation.hpp>
+
 namespace fakekube {
 
 // Who is calling, as the authenticator established it.
@@ -83,6 +85,9 @@ public:
   ApiResult handle(const ApiRequest& request);
 
   ApiFaults& faults();
+
+  // The cluster simulation over this API's store (simulation.hpp); idle until ticked.
+  Simulation& simulation();
 
 private:
   struct Impl;

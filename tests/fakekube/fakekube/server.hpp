@@ -62,6 +62,7 @@ struct Scenario {
   ApiFaults api_faults;
   std::string server_version = "v1.30.4";
   CertificateFault certificate_fault = CertificateFault::none;
+  SimulationSettings simulation; // `simulation:`; inert until the simulation is ticked
 };
 
 // Reads a scenario from a .json or .yaml file; throws std::runtime_error naming the file.

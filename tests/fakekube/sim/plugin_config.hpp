@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: Apache-2.0
+// The NVIDIA device plugin as a process: which pods are plugin or GFD pods, and which config
+// a plugin pod would load at start — the file CONFIG_FILE / --config-file names, found through
+// the pod's mounts (a ConfigMap key, or the config-manager's choice among a ConfigMap's keys by
+// node label, DEFAULT_CONFIG and fallbacks), checked as the plugin checks it
+// (reference/nvidia.md §1.5, §2.4).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "memory.hpp"
+
+namespace fakekube::sim {
+
+enum class GpuPodRole { none, device_plugin, feature_discovery };
+
+// What a pod runs, from its containers' commands and images.
+GpuPodRole gpu_pod_role(const nlohmann::json& pod);
+
+// The config the plugin in `pod` would load on `node` now.
+PluginRuntime resolve_plugin_config(const StoreAccess& store, const nlohmann::json& pod,
+                                    const nlohmann::json& node);
+
+} // namespace fakekube::sim
