@@ -8,6 +8,9 @@ void add_commands(CLI::App& app, Commands& commands, Env& env) {
   add_snapshot(app, commands, env);
   add_status(app, commands, env);
   add_version(app, commands, env);
+  add_apply(app, commands, env);
+  add_steps(app, commands, env);
+  add_undo(app, commands, env);
   add_verify(app, commands, env);
   add_completion(app, commands, env);
   add_explain(app, commands, env);

@@ -29,6 +29,9 @@ void add_diagnose(CLI::App& app, Commands& commands, Env& env);
 void add_snapshot(CLI::App& app, Commands& commands, Env& env);
 void add_status(CLI::App& app, Commands& commands, Env& env);
 void add_version(CLI::App& app, Commands& commands, Env& env);
+void add_apply(CLI::App& app, Commands& commands, Env& env); // cli/apply.cpp
+void add_steps(CLI::App& app, Commands& commands, Env& env); // cli/step_commands.cpp: config, nodes, workloads
+void add_undo(CLI::App& app, Commands& commands, Env& env);  // cli/undo.cpp
 void add_verify(CLI::App& app, Commands& commands, Env& env);
 void add_completion(CLI::App& app, Commands& commands, Env& env);
 void add_explain(CLI::App& app, Commands& commands, Env& env);

@@ -27,7 +27,10 @@ struct TargetObject {
   std::string ns; // "" for cluster-scoped kinds
   std::string name;
   kube::ResourceRef type;
-  bool operator==(const TargetObject&) const = default;
+  // Same object: apiVersion, kind, namespace and name (type follows from the kind).
+  bool operator==(const TargetObject& other) const {
+    return api_version == other.api_version && kind == other.kind && ns == other.ns && name == other.name;
+  }
   // The object's URL path, e.g. /api/v1/nodes/n1.
   std::string path() const;
   // "Node/n1" or "ConfigMap/ns/name", for messages.

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0
+// `apply --replicas N`: the whole time-slicing runbook as one plan, in a safe order.
+#include <fmt/format.h>
+
+#include "cli/apply_run.hpp"
+#include "cli/commands.hpp"
+#include "cli/step_flags.hpp"
+
+namespace gpuslice::cli {
+
+namespace {
+
+struct ApplyCommandOptions {
+  remedy::ApplyOptions apply;
+  RemedyFlags remedy;
+  bool no_taint = false;
+  bool no_tolerate = false;
+};
+
+ExitCode run_apply(ApplyCommandOptions options, const GlobalFlags& global, Env& env) {
+  load_config_file(options.apply.config);
+  options.apply.taint_nodes = !options.no_taint;
+  options.apply.tolerate_workloads = !options.no_tolerate;
+  const remedy::ApplyOptions apply = options.apply;
+  return run_remedy(
+      "apply", options.remedy, global, env, [apply](const Snapshot& snapshot) { return remedy::plan_apply(snapshot, apply); },
+      [apply](kube::Client& client, Snapshot& snapshot) {
+        remedy::read_config_target(client, snapshot, apply.config);
+      });
+}
+
+} // namespace
+
+void add_apply(CLI::App& app, Commands& commands, Env& env) {
+  CLI::App* sub = app.add_subcommand(
+      "apply", "Enable GPU time-slicing: config, node labels, tolerations and taints, idempotent and undoable.");
+  sub->footer(fmt::format("Examples:\n"
+                          "  # See the plan and a diff per object; nothing is changed\n"
+                          "  {0} apply --replicas 4 --dry-run=client\n\n"
+                          "  # Carry it out without a prompt (journaled; undo with '{0} undo')\n"
+                          "  {0} apply --replicas 4 --yes\n\n"
+                          "  # Only g4dn.xlarge nodes, no taint\n"
+                          "  {0} apply --replicas 4 --node-selector node.kubernetes.io/instance-type=g4dn.xlarge --no-taint",
+                          env.program));
+  auto options = std::make_shared<ApplyCommandOptions>();
+  add_config_flags(*sub, options->apply.config);
+  sub->add_option("--node-selector", options->apply.nodes.selector, "Label selector of the GPU nodes to change");
+  sub->add_option("--node", options->apply.nodes.nodes, "Node names to change (repeatable)");
+  add_taint_flags(*sub, options->apply.taint);
+  sub->add_option("--workload-selector", options->apply.workloads.selector,
+                  "Label selector of the GPU Deployments/StatefulSets to tolerate the taint");
+  sub->add_option("--deployment", options->apply.workloads.deployments, "namespace/name of a Deployment (repeatable)");
+  sub->add_flag("--no-taint", options->no_taint, "Do not taint the GPU nodes");
+  sub->add_flag("--no-tolerate", options->no_tolerate, "Do not add tolerations to GPU workloads");
+  add_remedy_flags(*sub, options->remedy);
+  sub->callback([&commands, &env, options] {
+    commands.chosen = [&commands, &env, options] { return run_apply(*options, commands.global, env); };
+  });
+}
+
+} // namespace gpuslice::cli

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: Apache-2.0
+// What `apply` and every step subcommand share: the safety flags (--dry-run, --yes, -o) and the
+// run itself — collect, plan, show, preflight, confirm, journal, execute.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include <gpuslice/remedy/execute.hpp>
+#include <gpuslice/remedy/plan.hpp>
+#include <gpuslice/snapshot.hpp>
+
+#include "cli/app.hpp"
+#include "cli/global_flags.hpp"
+
+namespace gpuslice::cli {
+
+struct RemedyFlags {
+  std::string dry_run = "none"; // none | client | server
+  std::string output = "table";
+  bool yes = false;
+  std::string journal_dir; // "" = ~/.kube/gpuslice
+};
+
+// Adds --dry-run, --yes/-y, -o and --journal-dir to a remedy subcommand.
+void add_remedy_flags(CLI::App& sub, RemedyFlags& flags);
+
+// --dry-run's value; UsageError naming the flag for anything but none/client/server.
+remedy::DryRun parse_dry_run(const std::string& value);
+
+// The steps' planner, given the live snapshot.
+using Planner = std::function<remedy::Plan(const Snapshot&)>;
+// Objects a planner needs that the diagnosis query plan may not read (e.g. our ConfigMap
+// before the plugin refers to it): fetched and merged into the snapshot before planning.
+using Prefetch = std::function<void(kube::Client&, Snapshot&)>;
+
+// The whole run. Exit codes: 0 done (or nothing to do, or a dry run), 2 usage (non-TTY without
+// --yes is refused before any request), 3 preflight denied / runtime error with nothing
+// changed, 4 interrupted or failed part-way (ApplyIncomplete with the journal path).
+ExitCode run_remedy(const std::string& command, const RemedyFlags& flags, const GlobalFlags& global, Env& env,
+                    const Planner& planner, const Prefetch& prefetch = {});
+
+// Text of a plan (steps, changes, notes) with, for dry runs, a unified diff per changed object
+// from the executor's live before/after.
+std::string render_plan_text(const remedy::Plan& plan, const remedy::ExecuteResult* live);
+// Text of a finished (or stopped) run.
+std::string render_result_text(const remedy::ExecuteResult& result, const std::string& journal_path);
+
+// Whether SIGINT or SIGTERM arrived since install_stop_signals().
+bool stop_signal_received();
+// Installs the SIGINT/SIGTERM handlers that set the flag (and restores the old ones on destruction).
+class StopSignals {
+public:
+  StopSignals();
+  ~StopSignals();
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+};
+
+} // namespace gpuslice::cli
