@@ -18,6 +18,7 @@
 
 #include "collect/live_assemble.hpp"
 #include "collect/live_reader.hpp"
+#include "collect/page_items.hpp"
 #include "collect/query_plan.hpp"
 #include "collect/recognise.hpp"
 
@@ -94,9 +95,14 @@ private:
     return options;
   }
 
+  // Merges page by page, so at most one page of API objects is held as JSON. `part` holds
+  // this list only (each task has its own), so a restarted list can start it afresh.
   void list_into(Snapshot& part, std::string_view kind, const kube::ResourceRef& type, const kube::ListOptions& options,
-                 const KeepItem& keep) {
-    merge_items(part, kind, m_reader.list(type, options, keep));
+                 const KeepItem& keep, const RawPrefilter& prefilter = {}) {
+    m_reader.list_each_page(type, options, prefilter, keep, [&](std::vector<nlohmann::json> items, bool restarted) {
+      if (restarted) part = Snapshot{};
+      merge_items(part, kind, std::move(items));
+    });
   }
 
   Round first_round() {
@@ -202,9 +208,11 @@ private:
       round.add([this](Snapshot& part) {
         kube::ListOptions options;
         options.field_selector = std::string(k_unfinished_pods_selector);
+        // Nine pods in ten are on other nodes: judged from the raw JSON, never parsed.
+        auto on_gpu_node = [this](std::string_view raw) { return m_gpu_nodes.contains(raw_pod_node_name(raw)); };
         list_into(part, "Pod", k_pods, options, [this](const nlohmann::json& pod) {
           return m_gpu_nodes.contains(string_at(object_at(pod, "spec"), "nodeName"));
-        });
+        }, on_gpu_node);
       });
       return;
     }

@@ -6,7 +6,11 @@
 #include <fmt/format.h>
 
 #include <gpuslice/collect.hpp>
+#include <gpuslice/error.hpp>
 #include <gpuslice/kube/api_error.hpp>
+
+#include "collect/json_from_simdjson.hpp"
+#include "collect/page_items.hpp"
 
 namespace gpuslice::collect {
 namespace {
@@ -23,24 +27,37 @@ LiveReader::LiveReader(kube::Client& client, std::int64_t page_size) : m_client(
 
 std::vector<nlohmann::json> LiveReader::list(const kube::ResourceRef& type, kube::ListOptions options,
                                              const KeepItem& keep) {
-  options.limit = m_page_size;
   std::vector<nlohmann::json> kept;
+  const bool read = list_each_page(type, std::move(options), {}, keep, [&](std::vector<nlohmann::json> items, bool restarted) {
+    if (restarted) kept.clear();
+    for (nlohmann::json& item : items) kept.push_back(std::move(item));
+  });
+  if (!read) kept.clear();
+  return kept;
+}
+
+bool LiveReader::list_each_page(const kube::ResourceRef& type, kube::ListOptions options, const RawPrefilter& prefilter,
+                                const KeepItem& keep, const KeptPage& on_page) {
+  options.limit = m_page_size;
+  const std::string what = describe(type, options.namespace_name);
   try {
+    JsonFromSimdjson parser;
     m_client.list(type, options, [&](const kube::ListPage& page) {
-      if (page.restarted) kept.clear();
-      nlohmann::json body = nlohmann::json::parse(page.body, nullptr, false);
-      if (!body.is_object())
-        throw RuntimeError(fmt::format("list {}: a page is not a JSON object", describe(type, options.namespace_name)));
-      nlohmann::json::iterator items = body.find("items");
-      if (items == body.end() || !items->is_array()) return;
-      for (nlohmann::json& item : *items)
-        if (keep(item)) kept.push_back(std::move(item));
+      std::vector<nlohmann::json> kept;
+      // Items are parsed one at a time, and only those the prefilter lets through.
+      for_each_page_item(page.body, what, [&](std::string_view raw) {
+        if (prefilter && !prefilter(raw)) return;
+        std::optional<nlohmann::json> item = parser.parse(raw);
+        if (!item) throw RuntimeError(fmt::format("list {}: an item is not valid JSON", what));
+        if (keep(*item)) kept.push_back(std::move(*item));
+      });
+      on_page(std::move(kept), page.restarted);
     });
   } catch (const kube::ApiError& error) {
-    absorb(error, "read", describe(type, options.namespace_name));
-    return {};
+    absorb(error, "read", what);
+    return false;
   }
-  return kept;
+  return true;
 }
 
 std::optional<nlohmann::json> LiveReader::get(const kube::ObjectRef& ref) {

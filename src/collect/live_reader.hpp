@@ -21,6 +21,10 @@ namespace gpuslice::collect {
 
 // Decides per item, while a list streams, whether to keep it.
 using KeepItem = std::function<bool(const nlohmann::json& item)>;
+// Decides from an item's raw JSON whether it is worth parsing at all (cheaper than KeepItem).
+using RawPrefilter = std::function<bool(std::string_view raw_item)>;
+// Receives one page's kept items; restarted: the list began again (410), drop earlier pages.
+using KeptPage = std::function<void(std::vector<nlohmann::json> items, bool restarted)>;
 
 class LiveReader {
 public:
@@ -30,6 +34,11 @@ public:
   // memory; a list restarted after 410 Expired drops what earlier pages gave). Forbidden or
   // not found: a note (403) or nothing (404), and an empty result.
   std::vector<nlohmann::json> list(const kube::ResourceRef& type, kube::ListOptions options, const KeepItem& keep);
+  // The same, page by page: each page's items that pass `prefilter` (none: all) and `keep`
+  // go to on_page as soon as the page is read, so only one page of objects is parsed at a
+  // time. Errors as list(): a 403 is a note, a 404 nothing; both return false.
+  bool list_each_page(const kube::ResourceRef& type, kube::ListOptions options, const RawPrefilter& prefilter,
+                      const KeepItem& keep, const KeptPage& on_page);
   // GET one object; nullopt when forbidden (noted) or absent.
   std::optional<nlohmann::json> get(const kube::ObjectRef& ref);
   // Whether a discovery path (e.g. /apis/nvidia.com/v1) is served; 404 = no.

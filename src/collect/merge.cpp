@@ -2,6 +2,7 @@
 // Merging API objects (single, List, <Kind>List, our snapshot) into a Snapshot. The same
 // object read twice (two overlapping files) replaces the earlier copy instead of doubling.
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -12,6 +13,7 @@
 #include <gpuslice/error.hpp>
 #include <gpuslice/model/json_fields.hpp>
 
+#include "collect/json_from_simdjson.hpp"
 #include "merge.hpp"
 
 namespace gpuslice::collect {
@@ -90,11 +92,12 @@ public:
     nlohmann::json meta = nlohmann::json::parse(metadata, nullptr, false);
     if (!meta.is_discarded()) read_snapshot_meta(object_at(meta, "annotations"));
     std::size_t index = 0;
+    JsonFromSimdjson parser; // nlohmann's own lexer was 70 % of loading a large List
     for (std::string_view raw : items) {
       std::string where = fmt::format("document 1 item {}", ++index);
-      nlohmann::json entry = nlohmann::json::parse(raw, nullptr, false);
-      if (entry.is_discarded()) throw UsageError(fmt::format("{}: {} is not valid JSON", m_origin, where));
-      list_item(entry, item_kind, where);
+      std::optional<nlohmann::json> entry = parser.parse(raw);
+      if (!entry) throw UsageError(fmt::format("{}: {} is not valid JSON", m_origin, where));
+      list_item(*entry, item_kind, where);
     }
   }
 
