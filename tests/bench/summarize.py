@@ -38,8 +38,8 @@ def table(raw, sizes):
     for line in open(sizes):
         size, scenario_bytes, snapshot_bytes, objects = line.split()
         files[size] = (int(scenario_bytes), int(snapshot_bytes), int(objects))
-    out = ["| scenario | command | median wall s | min–max s | peak RSS MB | requests | MB | vs a (kubectl) | vs b (curl) | vs c (parse) |",
-           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    out = ["| scenario | command | runs | median wall s | min–max s | peak RSS MB | requests | MB | vs a (kubectl) | vs b (curl) | vs c (parse) |",
+           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for size in [s for s in ("S", "M", "L") if s in files]:
         med = {name: statistics.median(r["wall"]) for (s, name), r in rows.items() if s == size}
         for name in ORDER:
@@ -57,7 +57,7 @@ def table(raw, sizes):
             mb = f"{int(r['bytes']) / 1e6:.1f}" if r["bytes"] not in ("-", "") else "–"
             if name in ("diagnose-file", "c:parse-floor"):
                 mb = f"{files[size][1] / 1e6:.1f} (file)"
-            out.append(f"| {size} | {SHOWN[name]} | {wall:.3f} | {min(r['wall']):.3f}–{max(r['wall']):.3f} | "
+            out.append(f"| {size} | {SHOWN[name]} | {len(r['wall'])} | {wall:.3f} | {min(r['wall']):.3f}–{max(r['wall']):.3f} | "
                        f"{max(r['rss']) / 1024:.0f} | {max(r['requests'])} | {mb} | {vs_a} | {vs_b} | {vs_c} |")
     scen = ", ".join(f"{s}: {o:,} objects, {b / 1e6:.0f} MB scenario, {n / 1e6:.1f} MB snapshot"
                      for s, (b, n, o) in files.items())
@@ -73,7 +73,7 @@ def main():
     args = parser.parse_args()
     text, scen = table(args.raw, args.sizes)
     runs = max(int(l.split("\t")[2]) for l in open(args.raw))
-    block = (f"### Sizes {args.label}\n\nMachine: {machine()}.\nScenarios: {scen}.\nMedian of {runs} alternating runs per command; "
+    block = (f"### Sizes {args.label}\n\nMachine: {machine()}.\nScenarios: {scen}.\nMedian of up to {runs} alternating runs per command; "
              f"MB is what the client received (gzip as negotiated), measured by replaying its URLs with curl.\n\n{text}\n")
     print(block)
     begin, end = f"<!-- bench {args.label} begin -->", f"<!-- bench {args.label} end -->"
