@@ -36,6 +36,12 @@ remedy::Plan single_step_plan(remedy::Step step) {
 
 void add_config_apply(CLI::App& parent, Commands& commands, Env& env) {
   CLI::App* sub = parent.add_subcommand("apply", "Create or update the time-slicing ConfigMap (validated first).");
+  sub->footer(fmt::format("Examples:\n"
+                          "  # Four replicas per GPU, shown as a diff first\n"
+                          "  {0} config apply --replicas 4 --dry-run=client\n\n"
+                          "  # A full device-plugin config of your own, validated before it is sent\n"
+                          "  {0} config apply --from-file time-slicing.yaml --yes",
+                          env.program));
   auto options = std::make_shared<ConfigCommand>();
   add_config_flags(*sub, options->config);
   add_remedy_flags(*sub, options->remedy);
@@ -63,6 +69,12 @@ void add_nodes(CLI::App& app, Commands& commands, Env& env) {
   CLI::App* nodes = app.add_subcommand("nodes", "Label or taint the GPU nodes.");
   nodes->require_subcommand(1);
   CLI::App* label = nodes->add_subcommand("label", "Label the GPU nodes nvidia.com/gpu.present=true.");
+  label->footer(fmt::format("Examples:\n"
+                            "  # Every GPU node\n"
+                            "  {0} nodes label --yes\n\n"
+                            "  # Only one instance type\n"
+                            "  {0} nodes label -l node.kubernetes.io/instance-type=g4dn.xlarge --dry-run=client",
+                            env.program));
   auto label_options = std::make_shared<NodesCommand>();
   add_node_selection(*label, label_options->nodes);
   add_remedy_flags(*label, label_options->remedy);
@@ -76,6 +88,12 @@ void add_nodes(CLI::App& app, Commands& commands, Env& env) {
   });
 
   CLI::App* taint = nodes->add_subcommand("taint", "Taint the GPU nodes (default nvidia.com/gpu=true:NoSchedule).");
+  taint->footer(fmt::format("Examples:\n"
+                            "  # nvidia.com/gpu=true:NoSchedule on every GPU node; other taints are kept\n"
+                            "  {0} nodes taint --yes\n\n"
+                            "  # Two named nodes, with the server's verdict only\n"
+                            "  {0} nodes taint --node gpu-1 --node gpu-2 --dry-run=server",
+                            env.program));
   auto taint_options = std::make_shared<NodesCommand>();
   add_node_selection(*taint, taint_options->nodes);
   add_taint_flags(*taint, taint_options->taint);
@@ -97,6 +115,12 @@ void add_workloads(CLI::App& app, Commands& commands, Env& env) {
   workloads->require_subcommand(1);
   CLI::App* tolerate = workloads->add_subcommand(
       "tolerate", "Add the GPU taint's toleration where the pods lack it (each patch rolls the pods).");
+  tolerate->footer(fmt::format("Examples:\n"
+                               "  # Every GPU Deployment and StatefulSet that lacks the toleration\n"
+                               "  {0} workloads tolerate --dry-run=client\n\n"
+                               "  # One Deployment\n"
+                               "  {0} workloads tolerate --deployment ml/trainer --yes",
+                               env.program));
   auto options = std::make_shared<WorkloadsCommand>();
   tolerate->add_option("--selector,-l", options->workloads.selector, "Label selector of the workloads");
   tolerate->add_option("--deployment", options->workloads.deployments, "namespace/name of a Deployment (repeatable)");

@@ -213,8 +213,8 @@ TEST_CASE("remedy::plan_apply orders the steps and a settled cluster plans nothi
   // The incident's plugin is a Helm release: the note gives the corrected helm command.
   CHECK(has_note(plan.steps[0], "helm upgrade"));
   CHECK(has_note(plan.steps[0], "config.name=time-slicing-config"));
-  const nlohmann::ordered_json json = remedy::plan_to_json(plan, true);
-  CHECK(json["kind"] == "Plan");
-  CHECK(json["steps"][0]["changes"][0]["action"] == "create");
-  CHECK(json["steps"][0]["changes"][0]["after"]["kind"] == "ConfigMap");
+  const nlohmann::ordered_json doc = remedy::plan_to_json(plan, true);
+  CHECK(doc["kind"] == "Plan");
+  CHECK(doc["steps"][0]["changes"][0]["action"] == "create");
+  CHECK(doc["steps"][0]["changes"][0]["after"]["kind"] == "ConfigMap");
 }
