@@ -16,9 +16,10 @@ struct Env {
   std::string program; // "kubectl gpuslice" when run by kubectl, else "kubectl-gpuslice"
   bool out_is_tty = false;  // stdout is a terminal: colour and width may apply
   int out_width = 0;        // terminal columns, 0 when unknown
+  bool err_is_tty = false;  // stderr is a terminal: progress lines may be drawn there
 };
 
-// Fills out_is_tty and out_width from file descriptor 1.
+// Fills out_is_tty and out_width from file descriptor 1, err_is_tty from 2.
 void detect_terminal(Env& env);
 
 // "kubectl gpuslice" when argv0's basename starts with "kubectl-" (kubectl's plugin

@@ -47,6 +47,8 @@ void add_global_flags(CLI::App& app, GlobalFlags& flags) {
                                                  kube::k_default_burst))
       ->group(group);
   app.add_flag("--no-color", flags.no_color, "Never colour the output")->group(group);
+  app.add_flag("--quiet", flags.quiet, "No progress lines on stderr (they are only drawn when stderr is a terminal)")
+      ->group(group);
 }
 
 void validate_global_flags(const GlobalFlags& flags) {

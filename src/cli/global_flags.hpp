@@ -17,6 +17,7 @@ namespace gpuslice::cli {
 struct GlobalFlags {
   kube::GlobalOptions kube;
   bool no_color = false;
+  bool quiet = false; // --quiet: no progress lines, even on a terminal
 };
 
 // Adds the flags to `app` and lets every subcommand accept them (fallthrough), so

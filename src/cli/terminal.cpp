@@ -8,6 +8,7 @@ namespace gpuslice::cli {
 
 void detect_terminal(Env& env) {
   env.out_is_tty = isatty(STDOUT_FILENO) == 1;
+  env.err_is_tty = isatty(STDERR_FILENO) == 1;
   winsize size{};
   if (env.out_is_tty && ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0) {
     env.out_width = size.ws_col;
