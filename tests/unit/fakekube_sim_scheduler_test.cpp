@@ -175,3 +175,65 @@ TEST_CASE("fakekube::Simulation scheduler binds what fits and honours taints") {
         "Preemption is not helpful for scheduling.");
   CHECK(get(api, "/api/v1/namespaces/default/pods/small")["status"]["phase"] == "Running");
 }
+
+TEST_CASE("fakekube::Simulation scheduler counts what bound pods request against allocatable") {
+  fakekube::Api api;
+  auto resource_node = [](const std::string& name, const std::string& cpu, const std::string& memory, const std::string& pods,
+                 const std::string& gpus) {
+    json resources = {{"cpu", cpu}, {"memory", memory}, {"pods", pods}};
+    if (!gpus.empty()) resources["nvidia.com/gpu"] = gpus;
+    return json{{"apiVersion", "v1"}, {"kind", "Node"},
+                {"metadata", {{"name", name}, {"labels", {{"kubernetes.io/hostname", name}}}}},
+                {"status", {{"allocatable", resources}, {"capacity", resources}}}};
+  };
+  // "full" has room for one more pod only; "cordoned" has everything but is unschedulable.
+  json cordoned = resource_node("cordoned", "64", "256Gi", "110", "8");
+  cordoned["spec"]["unschedulable"] = true;
+  json small = resource_node("small", "2", "4Gi", "110", "1");
+  json full = resource_node("full", "8", "32Gi", "1", "4");
+  for (json* with_fpga : {&small, &full})
+    for (const char* list : {"allocatable", "capacity"}) (*with_fpga)["status"][list]["example.com/fpga"] = "1";
+  api.load(json::array({small, full, cordoned}));
+  // The scheduler alone: no device plugin stand-in zeroing GPUs of nodes without a plugin pod.
+  api.simulation().set_enabled(fakekube::Controller::device_plugin, false);
+  auto create = [&](const std::string& name, json requests, json extra = json::object()) {
+    json pod = {{"apiVersion", "v1"}, {"kind", "Pod"}, {"metadata", {{"name", name}}},
+                {"spec", {{"containers", {{{"name", "c"}, {"image", "busybox"},
+                                            {"resources", {{"requests", requests}, {"limits", requests}}}}}}}}};
+    pod["spec"].update(extra);
+    REQUIRE(Call(api, "POST", "/api/v1/namespaces/default/pods").json(pod).send().status == 201);
+  };
+  create("first", {{"cpu", "1500m"}, {"memory", "3Gi"}, {"nvidia.com/gpu", "1"}, {"example.com/fpga", "1"}},
+         {{"nodeSelector", {{"kubernetes.io/hostname", "small"}}}});
+  create("filler", {{"cpu", "100m"}}, {{"nodeSelector", {{"kubernetes.io/hostname", "full"}}}});
+  api.simulation().tick();
+  REQUIRE(get(api, "/api/v1/namespaces/default/pods/first")["spec"]["nodeName"] == "small");
+  // Now small has 500m, 1Gi, no GPU and no FPGA left; full holds its one pod.
+  create("second", {{"cpu", "1"}, {"memory", "2Gi"}, {"nvidia.com/gpu", "1"}, {"example.com/fpga", "1"}});
+  api.simulation().tick();
+  CHECK(get(api, "/api/v1/namespaces/default/pods/filler")["spec"]["nodeName"] == "full");
+  const json second = get(api, "/api/v1/namespaces/default/pods/second");
+  CHECK(second["spec"].value("nodeName", "") == "");
+  CHECK(second["status"]["phase"] == "Pending");
+  CHECK(scheduled_message(second) ==
+        "0/3 nodes are available: 1 Insufficient cpu, 1 Insufficient example.com/fpga, 1 Insufficient memory, "
+        "1 Insufficient nvidia.com/gpu, 1 Too many pods, 1 node(s) were unschedulable. preemption: 0/3 nodes "
+        "are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.");
+  // A toleration of the unschedulable taint lets a pod onto the cordoned node, as DaemonSet pods do.
+  create("tolerant", {{"cpu", "1"}}, {{"tolerations", json::array({{{"key", "node.kubernetes.io/unschedulable"},
+                                                                    {"operator", "Exists"}, {"effect", "NoSchedule"}}})}});
+  api.simulation().tick();
+  CHECK(get(api, "/api/v1/namespaces/default/pods/tolerant")["spec"]["nodeName"] == "cordoned");
+  CHECK(get(api, "/api/v1/namespaces/default/pods/first")["status"]["phase"] == "Running");
+  // The node affinity and the selector both have to match.
+  create("picky", {{"cpu", "100m"}},
+         {{"nodeSelector", {{"kubernetes.io/hostname", "small"}}},
+          {"affinity", {{"nodeAffinity", {{"requiredDuringSchedulingIgnoredDuringExecution",
+                                          {{"nodeSelectorTerms", json::array({{{"matchExpressions", json::array({{{"key", "kubernetes.io/hostname"},
+                                                                                                                {"operator", "NotIn"},
+                                                                                                                {"values", {"small"}}}})}}})}}}}}}}});
+  api.simulation().tick();
+  CHECK(scheduled_message(get(api, "/api/v1/namespaces/default/pods/picky")) ==
+        "0/3 nodes are available: 1 node(s) were unschedulable, 2 node(s) didn't match Pod's node affinity/selector. "
+        "preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.");
+}

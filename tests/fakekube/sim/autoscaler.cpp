@@ -6,6 +6,7 @@
 // provisionTicks); otherwise NotTriggerScaleUp lists the reasons counted per node group
 // (reference/scheduling.md §2.2). Pods that fit nodes still being provisioned are left alone.
 #include <algorithm>
+#include <limits>
 #include <map>
 
 #include <gpuslice/model.hpp>
@@ -139,10 +140,18 @@ void run_autoscaler(TickContext& context) {
   };
   std::map<std::size_t, Plan> plans; // group index → new nodes and the pods they take
   std::vector<std::pair<json, std::string>> rejected;
-  for (const json& pod : context.store.list(k_pods)) {
+  // CA's FilterOutSchedulable: a pod that fits an existing node now (say, one whose plugin has
+  // just advertised its GPUs) is left to the scheduler's next pass, not scaled up for.
+  const std::vector<json> pods = context.store.list(k_pods);
+  ClusterUsage existing = cluster_usage(context.store.list(k_nodes), pods);
+  std::vector<NodeUsage> existing_nodes;
+  for (const model::Node& node : existing.nodes) existing_nodes.push_back(existing.by_node[node.name()]);
+  std::vector<model::Node> no_storage;
+  for (const json& pod : pods) {
     if (!unschedulable(pod)) continue;
     const model::PodSpec spec = model::pod_spec_from_json(pod["spec"]);
     const model::ResourceList requests = model::effective_requests(spec);
+    if (pack(existing_nodes, no_storage, spec, requests, context.minor, nullptr, 0)) continue;
     if (pack(upcoming, upcoming_storage, spec, requests, context.minor, nullptr, 0)) continue;
     std::map<std::string, int> reasons;
     bool placed = false;
@@ -188,11 +197,15 @@ void run_autoscaler(TickContext& context) {
                              " (max: " + std::to_string(group.max_size) + ")}]";
     for (const json& pod : plan.pods)
       autoscaler_event(context, pod, "Normal", "TriggeredScaleUp", "pod triggered scale-up: " + info);
-    if (context.settings.autoscaler_adds_nodes)
-      for (std::size_t i = 0; i < plan.nodes.size(); ++i)
-        context.memory.provisioning.push_back(
-            {group.name, group.name + "-node-" + std::to_string(++context.memory.serial),
-             context.memory.tick + static_cast<std::uint64_t>(std::max(0, context.settings.node_provision_ticks))});
+    // Without addNodes the cloud never delivers: the nodes stay upcoming, as CA counts them
+    // until --max-node-provision-time, so the pod does not trigger a second scale-up.
+    const std::uint64_t ready_tick =
+        context.settings.autoscaler_adds_nodes
+            ? context.memory.tick + static_cast<std::uint64_t>(std::max(0, context.settings.node_provision_ticks))
+            : std::numeric_limits<std::uint64_t>::max();
+    for (std::size_t i = 0; i < plan.nodes.size(); ++i)
+      context.memory.provisioning.push_back(
+          {group.name, group.name + "-node-" + std::to_string(++context.memory.serial), ready_tick});
   }
   // CA emits no NotTriggerScaleUp in a loop that attempted a scale-up.
   if (!scaled)

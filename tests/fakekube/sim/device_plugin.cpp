@@ -4,6 +4,9 @@
 // nvidia.com/gpu.shared under renameByDefault); without one, allocatable drops to 0 and
 // capacity stays (the kubelet marks the devices unhealthy). A Ready GFD pod keeps the GFD
 // labels current. Bottlerocket nodes run the plugin on the host and are left alone.
+#include <string_view>
+#include <utility>
+
 #include <gpuslice/model.hpp>
 
 #include "memory.hpp"
@@ -52,6 +55,16 @@ std::string product_name(const json& labels, const std::string& instance_type) {
   return gpu == "T4" || gpu == "V100" || gpu == "K80" || gpu == "M60" ? "Tesla-" + gpu : "NVIDIA-" + gpu;
 }
 
+// GFD's gpu.memory is NVML's total memory in MiB, a little below EC2's nominal figure
+// (reference/nvidia.md §4.1, §7.5: T4 15360, A10G 23028, L4 23034); other models keep the
+// catalog's value.
+int nvml_memory_mib(const model::InstanceGpus& catalog) {
+  constexpr std::pair<std::string_view, int> k_nvml[] = {{"T4", 15360}, {"A10G", 23028}, {"L4", 23034}};
+  for (const auto& [gpu, mib] : k_nvml)
+    if (catalog.gpu_model == gpu) return mib;
+  return catalog.memory_mib;
+}
+
 void write_gfd_labels(TickContext& context, json node, long long physical, const PluginRuntime& runtime) {
   json& labels = node["metadata"]["labels"];
   if (!labels.is_object()) labels = json::object();
@@ -64,7 +77,7 @@ void write_gfd_labels(TickContext& context, json node, long long physical, const
   labels["nvidia.com/gpu.sharing-strategy"] = !shared ? "none" : runtime.mps ? "mps" : "time-slicing";
   if (std::optional<model::InstanceGpus> catalog = model::lookup_instance_type(type)) {
     if (!labels.contains("nvidia.com/gpu.memory"))
-      labels["nvidia.com/gpu.memory"] = std::to_string(catalog->memory_mib);
+      labels["nvidia.com/gpu.memory"] = std::to_string(nvml_memory_mib(*catalog));
     labels["nvidia.com/gpu.family"] = std::string(catalog->family);
     labels["nvidia.com/gpu.machine"] = type;
   }

@@ -133,7 +133,9 @@ PluginRuntime from_config_manager(const StoreAccess& store, const json& pod, con
                                                       (*volume).value("name", std::string()) +
                                                       "\" : configmap \"" + cm_name + "\" not found");
       std::vector<std::string> keys;
-      for (const auto& [key, value] : cm->value("data", json::object()).items())
+      // A named copy: items() of the temporary value() returns would dangle in the loop.
+      const json data = cm->value("data", json::object());
+      for (const auto& [key, value] : data.items())
         if (!key.starts_with("..")) keys.push_back(key);
       auto text_of = [&](const std::string& key) { return (*cm)["data"][key].get<std::string>(); };
       auto has = [&](const std::string& key) {
