@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -43,10 +44,22 @@ model::Parsed<model::HelmRelease> helm_release_from_secret(const nlohmann::json&
 // A Secret's metadata with the release summary annotation and no data: what snapshots store.
 nlohmann::json helm_release_secret_json(const model::HelmRelease& release);
 
+// One list page read, for progress lines: "pods in all namespaces", its 1-based page number
+// and the items read so far in that list.
+struct PageRead {
+  std::string what;
+  int page = 0;
+  std::size_t items = 0;
+};
+// Called after each list page; lists run in parallel, so it may be called from several
+// threads at once and must synchronise itself. It must not throw.
+using PageObserver = std::function<void(const PageRead&)>;
+
 // What a live collection covers.
 struct Scope {
   std::string namespace_name;   // pending pods, events, Deployments, StatefulSets; "" = all namespaces (-A)
   std::int64_t page_size = 500; // list page size (kubectl's --chunk-size)
+  PageObserver on_page;         // optional: progress
 };
 
 // Reads what a diagnosis needs from the cluster, following the query plan (collect/query_plan.hpp):

@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli/snapshot_source.hpp"
 
+#include <mutex>
+
+#include <fmt/format.h>
+
 #include <gpuslice/collect.hpp>
+
+#include "cli/progress.hpp"
 
 namespace gpuslice::cli {
 
@@ -19,7 +25,19 @@ Snapshot read_snapshot(const std::vector<std::string>& from_files, bool all_name
     return collect::load_snapshot_files(from_files);
   }
   std::unique_ptr<kube::Client> client = open_client(global, env.err);
-  return collect::collect(*client, live_scope(all_namespaces, global));
+  collect::Scope scope = live_scope(all_namespaces, global);
+  // -v logs go to stderr too: a progress line would be torn by them.
+  Progress progress(env, global);
+  std::mutex progress_mutex;
+  if (progress.active() && global.kube.verbosity == 0) {
+    scope.on_page = [&](const collect::PageRead& read) {
+      const std::lock_guard lock(progress_mutex);
+      progress.update(fmt::format("reading {}: page {}, {} items", read.what, read.page, read.items));
+    };
+  }
+  Snapshot snapshot = collect::collect(*client, scope);
+  progress.clear();
+  return snapshot;
 }
 
 } // namespace gpuslice::cli

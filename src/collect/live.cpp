@@ -65,7 +65,7 @@ NamespacedName autoscaler_status_ref(const std::vector<model::Workload>& deploym
 
 class LiveCollection {
 public:
-  LiveCollection(kube::Client& client, const Scope& scope) : m_client(client), m_scope(scope), m_reader(client, scope.page_size) {}
+  LiveCollection(kube::Client& client, const Scope& scope) : m_client(client), m_scope(scope), m_reader(client, scope.page_size, scope.on_page) {}
 
   Snapshot run() {
     std::vector<Snapshot> parts;

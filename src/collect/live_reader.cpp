@@ -23,7 +23,8 @@ std::string describe(const kube::ResourceRef& type, const std::string& namespace
 
 } // namespace
 
-LiveReader::LiveReader(kube::Client& client, std::int64_t page_size) : m_client(client), m_page_size(page_size) {}
+LiveReader::LiveReader(kube::Client& client, std::int64_t page_size, PageObserver on_page)
+    : m_client(client), m_page_size(page_size), m_on_page(std::move(on_page)) {}
 
 std::vector<nlohmann::json> LiveReader::list(const kube::ResourceRef& type, kube::ListOptions options,
                                              const KeepItem& keep) {
@@ -42,16 +43,25 @@ bool LiveReader::list_each_page(const kube::ResourceRef& type, kube::ListOptions
   const std::string what = describe(type, options.namespace_name);
   try {
     JsonFromSimdjson parser;
+    // Progress names the selectors too: several lists of one resource may run at once.
+    std::string selectors = options.field_selector;
+    if (!options.label_selector.empty()) selectors += (selectors.empty() ? "" : ",") + options.label_selector;
+    const std::string listed = selectors.empty() ? what : fmt::format("{} ({})", what, selectors);
+    PageRead progress{listed, 0, 0};
     m_client.list(type, options, [&](const kube::ListPage& page) {
       std::vector<nlohmann::json> kept;
+      if (page.restarted) progress = PageRead{listed, 0, 0};
       // Items are parsed one at a time, and only those the prefilter lets through.
       for_each_page_item(page.body, what, [&](std::string_view raw) {
+        ++progress.items;
         if (prefilter && !prefilter(raw)) return;
         std::optional<nlohmann::json> item = parser.parse(raw);
         if (!item) throw RuntimeError(fmt::format("list {}: an item is not valid JSON", what));
         if (keep(*item)) kept.push_back(std::move(*item));
       });
       on_page(std::move(kept), page.restarted);
+      ++progress.page;
+      if (m_on_page) m_on_page(progress);
     });
   } catch (const kube::ApiError& error) {
     absorb(error, "read", what);

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <gpuslice/collect.hpp>
 #include <gpuslice/kube/api_error.hpp>
 #include <gpuslice/kube/client.hpp>
 #include <gpuslice/snapshot.hpp>
@@ -28,7 +29,7 @@ using KeptPage = std::function<void(std::vector<nlohmann::json> items, bool rest
 
 class LiveReader {
 public:
-  LiveReader(kube::Client& client, std::int64_t page_size);
+  LiveReader(kube::Client& client, std::int64_t page_size, PageObserver on_page = {});
 
   // Lists `type` page by page and returns the items `keep` accepts (only those stay in
   // memory; a list restarted after 410 Expired drops what earlier pages gave). Forbidden or
@@ -56,6 +57,7 @@ private:
 
   kube::Client& m_client;
   std::int64_t m_page_size;
+  PageObserver m_on_page;
   mutable std::mutex m_mutex;
   std::vector<std::string> m_notes;
 };

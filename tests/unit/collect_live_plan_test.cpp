@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // The query plan as the server sees it: per-node vs cluster-wide pod lists, requests that do
 // not grow with CPU pods, namespace scope, and discovery before the ClusterPolicy list.
+#include <map>
+#include <mutex>
+
 #include <doctest/doctest.h>
 
 #include "unit/collect_live_support.hpp"
@@ -142,4 +145,40 @@ TEST_CASE("collect::collect reads the ClusterPolicy only when its CRD exists") {
     CHECK(names(run.snapshot.configmaps) == std::vector<std::string>{"gpu-operator/time-slicing-config"});
     CHECK(count_requests(run.log, "/api/v1/namespaces/gpu-operator/secrets", "owner=helm") == 1);
   }
+}
+
+TEST_CASE("collect::collect reports each list page read to Scope::on_page") {
+  kube_test::Cluster cluster(incident());
+  cluster.server.api().load(cpu_pods(200, {"ip-10-0-2-24.us-west-2.compute.internal"}));
+  gpuslice::collect::Scope scope;
+  scope.page_size = 50;
+  std::mutex mutex;
+  std::map<std::string, std::vector<gpuslice::collect::PageRead>> reads; // by list
+  scope.on_page = [&](const gpuslice::collect::PageRead& read) {
+    const std::lock_guard lock(mutex);
+    reads[read.what].push_back(read);
+  };
+  Run run = collect_logged(cluster, scope);
+  // One call per page the server sent, numbered from 1, with a running item count.
+  std::size_t calls = 0;
+  for (const auto& [what, pages] : reads) {
+    for (std::size_t i = 0; i < pages.size(); ++i) {
+      INFO(what, " page ", i + 1);
+      CHECK(pages[i].page == static_cast<int>(i + 1));
+      if (i > 0) CHECK(pages[i].items >= pages[i - 1].items);
+    }
+    calls += pages.size();
+  }
+  CHECK(calls >= reads.size());
+  // The cluster-wide pod list: every pod the server holds that is not Succeeded or Failed
+  // (231: the incident's 31 and the 200 added) at 50 a page is 5 pages, every item counted.
+  gpuslice::kube::ListOptions all_live;
+  all_live.field_selector = "status.phase!=Succeeded,status.phase!=Failed";
+  const std::size_t live_pods = cluster.admin()->list_items({"", "v1", "pods", true}, all_live).size();
+  CHECK(live_pods == 231);
+  const auto pods = reads.find("pods in all namespaces (status.phase!=Succeeded,status.phase!=Failed)");
+  REQUIRE(pods != reads.end());
+  CHECK(pods->second.size() == 5);
+  CHECK(count_requests(run.log, "/api/v1/pods", "status.phase!=Succeeded") == 5);
+  CHECK(pods->second.back().items == live_pods);
 }
