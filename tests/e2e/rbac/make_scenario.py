@@ -6,6 +6,8 @@ the GPU Operator's ClusterPolicy CRD (so diagnose lists clusterpolicies), and us
   alice  gpuslice-diagnose cluster-wide + gpuslice-helm-releases in the device plugin namespace
   bob    gpuslice-diagnose only
   carol  nothing
+  dave   gpuslice-diagnose + gpuslice-apply cluster-wide + gpuslice-helm-releases (device plugin ns)
+  erin   gpuslice-diagnose + gpuslice-helm-releases: reads everything apply reads, may change nothing
   make_scenario.py SCENARIO RBAC_DIR OUT
 """
 import glob
@@ -41,8 +43,14 @@ objects += [
     binding("ClusterRoleBinding", "gpuslice-diagnose-alice", "gpuslice-diagnose", "alice"),
     binding("RoleBinding", "gpuslice-helm-releases-alice", "gpuslice-helm-releases", "alice", "nvidia-device-plugin"),
     binding("ClusterRoleBinding", "gpuslice-diagnose-bob", "gpuslice-diagnose", "bob"),
+    binding("ClusterRoleBinding", "gpuslice-diagnose-dave", "gpuslice-diagnose", "dave"),
+    binding("ClusterRoleBinding", "gpuslice-apply-dave", "gpuslice-apply", "dave"),
+    binding("RoleBinding", "gpuslice-helm-releases-dave", "gpuslice-helm-releases", "dave", "nvidia-device-plugin"),
+    binding("ClusterRoleBinding", "gpuslice-diagnose-erin", "gpuslice-diagnose", "erin"),
+    binding("RoleBinding", "gpuslice-helm-releases-erin", "gpuslice-helm-releases", "erin", "nvidia-device-plugin"),
 ]
 users = [{"name": "admin", "groups": ["system:masters"], "token": "t-admin"},
          {"name": "alice", "token": "t-alice"}, {"name": "bob", "token": "t-bob"},
-         {"name": "carol", "token": "t-carol"}]
+         {"name": "carol", "token": "t-carol"}, {"name": "dave", "token": "t-dave"},
+         {"name": "erin", "token": "t-erin"}]
 yaml.safe_dump({"users": users, "objects": objects}, open(out, "w"), sort_keys=False)
