@@ -30,6 +30,24 @@ public:
     m_request.user_agent = "kubectl/v1.30.4 (linux/amd64) kubernetes/abcdef0";
     m_request.accept = "application/json";
     m_request.identity = {"admin", {"system:masters", "system:authenticated"}};
+    // Api::handle takes the path without its query, as the HTTP server splits it: a
+    // "?labelSelector=…" left in the path is a 404 Status whose missing "items" reads as an
+    // empty list. So "path?k=v&k2=v2" (values not percent-encoded) becomes query parameters.
+    const std::size_t question = m_request.path.find('?');
+    if (question != std::string::npos) {
+      const std::string query = m_request.path.substr(question + 1);
+      m_request.path.resize(question);
+      std::size_t start = 0;
+      while (start < query.size()) {
+        std::size_t end = query.find('&', start);
+        if (end == std::string::npos) end = query.size();
+        const std::string pair = query.substr(start, end - start);
+        const std::size_t equals = pair.find('=');
+        m_request.query.emplace(pair.substr(0, equals),
+                                equals == std::string::npos ? std::string() : pair.substr(equals + 1));
+        start = end + 1;
+      }
+    }
   }
   Call& query(const std::string& key, const std::string& value) {
     m_request.query.emplace(key, value);

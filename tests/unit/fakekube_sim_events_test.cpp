@@ -115,3 +115,20 @@ TEST_CASE("fakekube::parse_simulation_settings") {
                       "simulation.autoscaler.nodeGroups[0]: needs 0 <= minSize <= maxSize");
   }
 }
+
+TEST_CASE("fakekube_test::Call splits a query left in the path") {
+  // The trap that made in-process simulation tests see empty node and event lists: the query
+  // stayed in the path, the API answered 404, and body["items"] of the Status was null.
+  Cluster cluster("eks-gpu-incident-sim.yaml");
+  cluster.tick();
+  fakekube_test::Reply nodes =
+      fakekube_test::Call(cluster.api, "GET", "/api/v1/nodes?labelSelector=k8s.amazonaws.com/accelerator").send();
+  CHECK(nodes.status == 200);
+  CHECK(nodes.body["items"].size() == 3);
+  fakekube_test::Reply events =
+      fakekube_test::Call(cluster.api, "GET", "/api/v1/namespaces/ml/events?fieldSelector=reason=NotTriggerScaleUp&limit=2")
+          .send();
+  CHECK(events.status == 200);
+  CHECK(events.body["items"].size() == 2);
+  CHECK(events.body["metadata"].contains("continue"));
+}
