@@ -265,3 +265,32 @@ TEST_CASE("fakekube::sim::run_kubelet fails a DaemonSet's pods as the scenario s
   CHECK(ds["status"]["numberReady"] == 2);
   CHECK(fakekube_sim_test::daemonset_rollout(ds) == "daemon set \"agent\" successfully rolled out");
 }
+
+TEST_CASE("fakekube::sim::run_daemonsets OnDelete replaces a pod only when it is deleted") {
+  Cluster cluster;
+  for (const char* name : {"a", "b"}) cluster.api.load(fakekube_sim_test::make_node(name));
+  Json ds = fakekube_sim_test::make_daemonset("default", "agent", Json::object());
+  ds["spec"]["updateStrategy"] = {{"type", "OnDelete"}};
+  cluster.create(k_ds_collection, ds);
+  cluster.tick(3);
+  cluster.patch(k_ds_path + "agent",
+                {{"spec", {{"template", {{"spec", {{"containers", Json::array({{{"name", "main"}, {"image", "busybox:2"}}})}}}}}}}},
+                "application/strategic-merge-patch+json");
+  cluster.tick(3);
+  Json pods = cluster.items("/api/v1/namespaces/default/pods", "app=agent");
+  REQUIRE(pods.size() == 2);
+  for (const Json& pod : pods) CHECK(pod["spec"]["containers"][0]["image"] == "busybox");
+  CHECK(fakekube_sim_test::daemonset_rollout(cluster.get(k_ds_path + "agent")) ==
+        "error: rollout status is only available for RollingUpdate strategy type");
+
+  cluster.remove("/api/v1/namespaces/default/pods/" + pods[0]["metadata"]["name"].get<std::string>());
+  cluster.tick(3);
+  pods = cluster.items("/api/v1/namespaces/default/pods", "app=agent");
+  std::vector<std::string> images;
+  for (const Json& pod : pods) images.push_back(pod["spec"]["containers"][0]["image"]);
+  std::sort(images.begin(), images.end());
+  CHECK(images == Names{"busybox", "busybox:2"});
+  const Json status = cluster.get(k_ds_path + "agent")["status"];
+  CHECK(status["updatedNumberScheduled"] == 1);
+  CHECK(status["numberReady"] == 2);
+}

@@ -3,6 +3,8 @@
 // sim/replicaset_controller.cpp): a ReplicaSet and pods for spec.replicas, a new ReplicaSet
 // (next revision) on a template change rolled within maxSurge/maxUnavailable, scaling, and
 // status and conditions as `kubectl rollout status` reads them.
+#include <set>
+
 #include <doctest/doctest.h>
 
 #include "fakekube_sim_support.hpp"
@@ -175,4 +177,27 @@ TEST_CASE("fakekube::sim::run_deployments reports pods that cannot run") {
   const Json* progressing = condition_of(deployment, "Progressing");
   REQUIRE(progressing != nullptr);
   CHECK((*progressing)["reason"] == "ReplicaSetUpdated");
+}
+
+TEST_CASE("fakekube::sim::run_deployments Recreate: old pods go before new ones come") {
+  Cluster cluster;
+  cluster.api.load(fakekube_sim_test::make_node("a"));
+  Json deployment = web_deployment(3);
+  deployment["spec"]["strategy"] = {{"type", "Recreate"}};
+  cluster.create("/apis/apps/v1/namespaces/default/deployments", deployment);
+  REQUIRE(ticks_to_roll_out(cluster, 6) > 0);
+  cluster.patch(k_deploy_path, {{"spec", {{"template", {{"metadata", {{"annotations", {{"restartedAt", "now"}}}}}}}}}});
+  int tick = 0;
+  for (; tick < 10; ++tick) {
+    cluster.tick();
+    std::set<std::string> hashes;
+    for (const Json& pod : cluster.items("/api/v1/namespaces/default/pods", "app=web"))
+      hashes.insert(pod["metadata"]["labels"]["pod-template-hash"].get<std::string>());
+    CHECK_MESSAGE(hashes.size() <= 1, "tick " << tick << ": old and new pods at once");
+    if (fakekube_sim_test::deployment_rollout(cluster.get(k_deploy_path)) == "deployment \"web\" successfully rolled out")
+      break;
+  }
+  CHECK(tick < 10);
+  CHECK(deployment_replicasets(cluster).size() == 2);
+  CHECK(ready_pods(cluster.items("/api/v1/namespaces/default/pods", "app=web")) == 3);
 }
