@@ -150,3 +150,27 @@ TEST_CASE("fakekube::Simulation keeps the healthy twin healthy (eks-gpu-timeslic
   for (const Json& event : cluster.items("/api/v1/events"))
     CHECK(event["reason"] != "FailedScheduling");
 }
+
+TEST_CASE("fakekube::Simulation: without the device plugin the autoscaler counts GPU nodes resourceUnready") {
+  Cluster cluster("eks-gpu-incident-sim.yaml");
+  auto cluster_counts = [&] {
+    const std::string status =
+        cluster.get("/api/v1/namespaces/kube-system/configmaps/cluster-autoscaler-status")["data"]["status"];
+    const std::size_t start = status.find("      registered:\n");
+    REQUIRE(start != std::string::npos);
+    return status.substr(start, status.find("      longUnregistered:", start) - start);
+  };
+  cluster.tick();
+  CHECK(cluster_counts() == "      registered:\n        total: 9\n        ready: 9\n        notStarted: 0\n"
+                            "        unready:\n          total: 0\n          resourceUnready: 0\n");
+  cluster.remove(k_plugin_path);
+  cluster.tick(10); // the scenario rewrites the status every 10 ticks
+  CHECK(gpu_allocatable(cluster) == std::vector<std::string>{"0", "0", "0"});
+  CHECK(cluster_counts() == "      registered:\n        total: 9\n        ready: 6\n        notStarted: 0\n"
+                            "        unready:\n          total: 3\n          resourceUnready: 3\n");
+  const std::string status =
+      cluster.get("/api/v1/namespaces/kube-system/configmaps/cluster-autoscaler-status")["data"]["status"];
+  const std::size_t group = status.find("- name: eks-gpu-t4-a-");
+  REQUIRE(group != std::string::npos);
+  CHECK(status.find("          resourceUnready: 1\n", group) < status.find("- name: ", group + 1));
+}
