@@ -255,3 +255,36 @@ TEST_CASE("fakekube::sim::run_device_plugin writes the GFD labels") {
   CHECK(labels["nvidia.com/gpu.family"] == "turing");
   CHECK(allocatable(cluster, "gpu", resource) == (replicas == "4" ? "4" : "1"));
 }
+
+TEST_CASE("fakekube::sim::run_kubelet: a plugin on a node without GPUs exits unless failOnInitError is false") {
+  Cluster cluster;
+  setup_namespace(cluster);
+  cluster.api.load(Json::array({gpu_node("gpu", "g4dn.xlarge", 1), gpu_node("cpu", "m5.xlarge", 0)}));
+  Json container = plugin_container();
+  bool fails = true;
+  SUBCASE("the default: CrashLoopBackOff on the CPU node, as eksctl's static manifest does") {}
+  SUBCASE("FAIL_ON_INIT_ERROR=false: it waits for devices, Ready") {
+    container["env"] = Json::array({{{"name", "FAIL_ON_INIT_ERROR"}, {"value", "false"}}});
+    fails = false;
+  }
+  SUBCASE("--fail-on-init-error=false") {
+    container["args"] = Json::array({"--fail-on-init-error=false"});
+    fails = false;
+  }
+  cluster.create(k_plugin_ds, plugin_daemonset("plugin", container));
+  cluster.tick(3);
+  for (const Json& pod : cluster.items(k_plugin_pods)) {
+    const bool on_cpu = pod["spec"]["nodeName"] == "cpu";
+    const Json& state = pod["status"]["containerStatuses"][0]["state"];
+    if (on_cpu && fails) {
+      CHECK(state["waiting"]["reason"] == "CrashLoopBackOff");
+      CHECK(state["waiting"]["message"] == "nvml init failed: ERROR_LIBRARY_NOT_FOUND");
+    } else {
+      CHECK(state.contains("running"));
+    }
+  }
+  CHECK(allocatable(cluster, "gpu") == "1");
+  CHECK(fakekube_sim_test::daemonset_rollout(cluster.get(k_plugin_ds + "/plugin")) ==
+        (fails ? "Waiting for daemon set \"plugin\" rollout to finish: 1 of 2 updated pods are available..."
+               : "daemon set \"plugin\" successfully rolled out"));
+}

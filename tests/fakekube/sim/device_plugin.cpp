@@ -26,26 +26,6 @@ long long parse_count(const std::string& text) {
   return quantity ? quantity->value() : 0;
 }
 
-// Physical GPUs, strongest source first: our annotation, GFD's gpu.count, the instance-type
-// catalog, the GPU capacity the node had when the simulation first saw it.
-long long physical_gpus(TickContext& context, const json& node) {
-  const json meta = node["metadata"];
-  const std::string name = meta.value("name", std::string());
-  const json capacity = node.value("status", json::object()).value("capacity", json::object());
-  if (!context.memory.initial_gpus.count(name))
-    context.memory.initial_gpus[name] = parse_count(capacity.value("nvidia.com/gpu", std::string("0")));
-  const std::string annotated = meta.value("annotations", json::object()).value(k_physical_annotation, "");
-  if (!annotated.empty()) return parse_count(annotated);
-  const json labels = meta.value("labels", json::object());
-  const std::string gfd_count = labels.value("nvidia.com/gpu.count", std::string());
-  if (!gfd_count.empty()) return parse_count(gfd_count);
-  std::string type = labels.value("node.kubernetes.io/instance-type", std::string());
-  if (type.empty()) type = labels.value("beta.kubernetes.io/instance-type", std::string());
-  if (std::optional<model::InstanceGpus> catalog = model::lookup_instance_type(type))
-    return catalog->gpu_count;
-  return context.memory.initial_gpus[name];
-}
-
 std::string product_name(const json& labels, const std::string& instance_type) {
   const std::string existing = labels.value("nvidia.com/gpu.product", std::string());
   if (!existing.empty()) return std::string(model::strip_shared_suffix(existing));
@@ -85,6 +65,26 @@ void write_gfd_labels(TickContext& context, json node, long long physical, const
 }
 
 } // namespace
+
+// Physical GPUs, strongest source first: our annotation, GFD's gpu.count, the instance-type
+// catalog, the GPU capacity the node had when the simulation first saw it.
+long long physical_gpus(TickContext& context, const json& node) {
+  const json meta = node["metadata"];
+  const std::string name = meta.value("name", std::string());
+  const json capacity = node.value("status", json::object()).value("capacity", json::object());
+  if (!context.memory.initial_gpus.count(name))
+    context.memory.initial_gpus[name] = parse_count(capacity.value("nvidia.com/gpu", std::string("0")));
+  const std::string annotated = meta.value("annotations", json::object()).value(k_physical_annotation, "");
+  if (!annotated.empty()) return parse_count(annotated);
+  const json labels = meta.value("labels", json::object());
+  const std::string gfd_count = labels.value("nvidia.com/gpu.count", std::string());
+  if (!gfd_count.empty()) return parse_count(gfd_count);
+  std::string type = labels.value("node.kubernetes.io/instance-type", std::string());
+  if (type.empty()) type = labels.value("beta.kubernetes.io/instance-type", std::string());
+  if (std::optional<model::InstanceGpus> catalog = model::lookup_instance_type(type))
+    return catalog->gpu_count;
+  return context.memory.initial_gpus[name];
+}
 
 void run_device_plugin(TickContext& context) {
   std::map<std::string, std::vector<json>> pods_by_node;

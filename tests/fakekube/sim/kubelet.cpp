@@ -70,6 +70,14 @@ void start_pod(TickContext& context, json pod, const json& node, const std::stri
   std::string message;
   if (mode.empty() && gpu_pod_role(pod) == GpuPodRole::device_plugin) {
     PluginRuntime runtime = resolve_plugin_config(context.store, pod, node);
+    if (runtime.ok && physical_gpus(context, node) == 0 && plugin_fails_on_init_error(pod)) {
+      // A node without GPUs: NVML does not start and failOnInitError exits the plugin, so a
+      // DaemonSet without a GPU node selector crash-loops on CPU nodes (reference/nvidia.md
+      // §1.5, §3; eksctl-io/eksctl#8858).
+      runtime.ok = false;
+      runtime.failure = "CrashLoopBackOff";
+      runtime.failure_message = "nvml init failed: ERROR_LIBRARY_NOT_FOUND";
+    }
     if (runtime.ok) {
       context.memory.plugins[uid] = runtime;
     } else {

@@ -181,6 +181,17 @@ GpuPodRole gpu_pod_role(const json& pod) {
   return GpuPodRole::none;
 }
 
+bool plugin_fails_on_init_error(const json& pod) {
+  for (const json& container : pod["spec"].value("containers", json::array())) {
+    if (!is_plugin_container(container)) continue;
+    if (env_value(container, "FAIL_ON_INIT_ERROR") == "false") return false;
+    for (const char* key : {"command", "args"})
+      for (const json& word : container.value(key, json::array()))
+        if (word == "--fail-on-init-error=false") return false;
+  }
+  return true;
+}
+
 PluginRuntime resolve_plugin_config(const StoreAccess& store, const json& pod, const json& node) {
   for (const json& container : pod["spec"].value("containers", json::array())) {
     if (!is_plugin_container(container)) continue;

@@ -21,4 +21,13 @@ GpuPodRole gpu_pod_role(const nlohmann::json& pod);
 PluginRuntime resolve_plugin_config(const StoreAccess& store, const nlohmann::json& pod,
                                     const nlohmann::json& node);
 
+// The node's physical GPUs, strongest source first: the sim.fakekube.io/physical-gpus
+// annotation, GFD's nvidia.com/gpu.count, the instance-type catalog, the nvidia.com/gpu
+// capacity when the simulation first saw the node (device_plugin.cpp).
+long long physical_gpus(TickContext& context, const nlohmann::json& node);
+
+// Whether the plugin in `pod` exits when NVML cannot start (no GPU, no driver): its
+// failOnInitError, true unless FAIL_ON_INIT_ERROR or --fail-on-init-error say false.
+bool plugin_fails_on_init_error(const nlohmann::json& pod);
+
 } // namespace fakekube::sim
