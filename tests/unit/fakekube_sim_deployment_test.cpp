@@ -201,3 +201,25 @@ TEST_CASE("fakekube::sim::run_deployments Recreate: old pods go before new ones 
   CHECK(deployment_replicasets(cluster).size() == 2);
   CHECK(ready_pods(cluster.items("/api/v1/namespaces/default/pods", "app=web")) == 3);
 }
+
+TEST_CASE("fakekube::sim::run_deployments paused: status observed, nothing rolled until resumed") {
+  Cluster cluster;
+  cluster.api.load(fakekube_sim_test::make_node("a"));
+  cluster.create("/apis/apps/v1/namespaces/default/deployments", web_deployment(2));
+  REQUIRE(ticks_to_roll_out(cluster, 6) > 0);
+  cluster.patch(k_deploy_path, {{"spec", {{"paused", true}}}});
+  cluster.patch(k_deploy_path, {{"spec", {{"template", {{"metadata", {{"annotations", {{"restartedAt", "now"}}}}}}}}}});
+  cluster.tick(3);
+  Json deployment = cluster.get(k_deploy_path);
+  CHECK(deployment["status"]["observedGeneration"] == deployment["metadata"]["generation"]);
+  CHECK(deployment_replicasets(cluster).size() == 1);
+  const Json* progressing = condition_of(deployment, "Progressing");
+  REQUIRE(progressing != nullptr);
+  CHECK((*progressing)["status"] == "Unknown");
+  CHECK((*progressing)["reason"] == "DeploymentPaused");
+  CHECK(fakekube_sim_test::deployment_rollout(deployment) ==
+        "Waiting for deployment \"web\" rollout to finish: 0 out of 2 new replicas have been updated...");
+  cluster.patch(k_deploy_path, {{"spec", {{"paused", false}}}});
+  CHECK(ticks_to_roll_out(cluster, 10) > 0);
+  CHECK(deployment_replicasets(cluster).size() == 2);
+}

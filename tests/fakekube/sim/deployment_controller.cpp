@@ -93,7 +93,7 @@ json create_replicaset(TickContext& context, json& deployment, long long max_rev
 }
 
 void write_status(TickContext& context, const json& deployment, const json& new_rs,
-                  const std::vector<json>& olds, long long desired, long long max_unavailable) {
+                  const std::vector<json>& olds, long long desired, long long max_unavailable, bool paused) {
   long long replicas = 0, ready = 0, available = 0, total_spec = 0;
   std::vector<json> all = olds;
   if (!new_rs.is_null()) all.push_back(new_rs);
@@ -134,11 +134,15 @@ void write_status(TickContext& context, const json& deployment, const json& new_
                                       : "Deployment does not have minimum availability."}});
   const std::string rs_name = new_rs.is_null() ? "" : new_rs["metadata"].value("name", std::string());
   const bool complete = updated == desired && replicas == desired && available >= desired;
-  condition({{"type", "Progressing"},
-             {"status", "True"},
-             {"reason", complete ? "NewReplicaSetAvailable" : "ReplicaSetUpdated"},
-             {"message", "ReplicaSet \"" + rs_name + (complete ? "\" has successfully progressed."
-                                                               : "\" is progressing.")}});
+  if (paused)
+    condition({{"type", "Progressing"}, {"status", "Unknown"}, {"reason", "DeploymentPaused"},
+               {"message", "Deployment is paused"}});
+  else
+    condition({{"type", "Progressing"},
+               {"status", "True"},
+               {"reason", complete ? "NewReplicaSetAvailable" : "ReplicaSetUpdated"},
+               {"message", "ReplicaSet \"" + rs_name + (complete ? "\" has successfully progressed."
+                                                                 : "\" is progressing.")}});
   if (deployment_copy["status"] != deployment.value("status", json::object()))
     context.store.update(k_deployments, deployment_copy, "deployment-controller", true);
 }
@@ -165,7 +169,12 @@ void reconcile(TickContext& context, json deployment, const std::vector<json>& r
     else
       olds.push_back(rs);
   }
-  if (spec.value("paused", false)) return;
+  // Paused: no new ReplicaSet and no scaling, but the status (and observedGeneration) is
+  // still written, with Progressing Unknown / DeploymentPaused.
+  if (spec.value("paused", false)) {
+    write_status(context, deployment, new_rs, olds, desired, max_unavailable, true);
+    return;
+  }
   long long old_total = 0, old_available = 0;
   for (const json& rs : olds) {
     old_total += replicas_of(rs);
@@ -209,7 +218,7 @@ void reconcile(TickContext& context, json deployment, const std::vector<json>& r
       }
     }
   }
-  write_status(context, deployment, new_rs, olds, desired, max_unavailable);
+  write_status(context, deployment, new_rs, olds, desired, max_unavailable, false);
 }
 
 } // namespace
