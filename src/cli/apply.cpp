@@ -21,6 +21,10 @@ ExitCode run_apply(ApplyCommandOptions options, const GlobalFlags& global, Env& 
   load_config_file(options.apply.config);
   options.apply.taint_nodes = !options.no_taint;
   options.apply.tolerate_workloads = !options.no_tolerate;
+  validate_config_flags(options.apply.config);
+  validate_selector_flag("--node-selector", options.apply.nodes.selector);
+  validate_selector_flag("--workload-selector", options.apply.workloads.selector);
+  if (options.apply.taint_nodes || options.apply.tolerate_workloads) validate_taint_flags(options.apply.taint);
   const remedy::ApplyOptions apply = options.apply;
   return run_remedy(
       "apply", options.remedy, global, env, [apply](const Snapshot& snapshot) { return remedy::plan_apply(snapshot, apply); },

@@ -38,7 +38,8 @@ void add_diagnose_flags(CLI::App& sub, DiagnoseOptions& options) {
       ->delimiter(',');
   sub.add_flag("--all-contexts", options.all_contexts, "Diagnose every context of the kubeconfig");
   sub.add_option("--replicas", options.replicas,
-                 "Time-slicing replicas to recommend and to count fits for (default: derived from demand)");
+                 "Time-slicing replicas to recommend and to count fits for (default: derived from demand)")
+      ->each([&options](const std::string&) { options.replicas_given = true; });
 }
 
 ValidDiagnoseOptions validate_diagnose_options(const DiagnoseOptions& options,
@@ -76,7 +77,7 @@ ValidDiagnoseOptions validate_diagnose_options(const DiagnoseOptions& options,
     }
     valid.ignored.insert(*parsed);
   }
-  if (options.replicas != 0 && (options.replicas < 2 || options.replicas > k_max_replicas)) {
+  if ((options.replicas_given || options.replicas != 0) && (options.replicas < 2 || options.replicas > k_max_replicas)) {
     throw UsageError("--replicas " + std::to_string(options.replicas) + ": must be from 2 to " +
                      std::to_string(k_max_replicas) + " (1 means no sharing)");
   }

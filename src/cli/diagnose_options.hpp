@@ -22,6 +22,7 @@ struct DiagnoseOptions {
   std::vector<std::string> ignore;     // finding codes, comma-separated or repeated
   std::vector<std::string> from_files; // diagnose offline
   int replicas = 0;                    // the sharing factor to recommend; 0 = derive
+  bool replicas_given = false;         // --replicas was on the command line (an explicit 0 is refused)
   std::vector<std::string> contexts;   // fleet: diagnose these kubeconfig contexts
   bool all_contexts = false;           // fleet: every context of the kubeconfig
 };

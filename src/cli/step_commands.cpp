@@ -49,6 +49,7 @@ void add_config_apply(CLI::App& parent, Commands& commands, Env& env) {
     commands.chosen = [&commands, &env, options] {
       ConfigCommand run = *options;
       load_config_file(run.config);
+      validate_config_flags(run.config);
       const remedy::ConfigApplyOptions config = run.config;
       return run_remedy(
           "config apply", run.remedy, commands.global, env,
@@ -81,6 +82,7 @@ void add_nodes(CLI::App& app, Commands& commands, Env& env) {
   label->callback([&commands, &env, label_options] {
     commands.chosen = [&commands, &env, label_options] {
       const remedy::NodeSelection selection = label_options->nodes;
+      validate_selector_flag("--selector", selection.selector);
       return run_remedy("nodes label", label_options->remedy, commands.global, env, [selection](const Snapshot& s) {
         return single_step_plan(remedy::plan_nodes_label(s, selection));
       });
@@ -102,6 +104,8 @@ void add_nodes(CLI::App& app, Commands& commands, Env& env) {
     commands.chosen = [&commands, &env, taint_options] {
       const remedy::NodeSelection selection = taint_options->nodes;
       const remedy::TaintOptions wanted = taint_options->taint;
+      validate_selector_flag("--selector", selection.selector);
+      validate_taint_flags(wanted);
       return run_remedy("nodes taint", taint_options->remedy, commands.global, env,
                         [selection, wanted](const Snapshot& s) {
                           return single_step_plan(remedy::plan_nodes_taint(s, selection, wanted));
@@ -130,6 +134,8 @@ void add_workloads(CLI::App& app, Commands& commands, Env& env) {
     commands.chosen = [&commands, &env, options] {
       const remedy::WorkloadSelection selection = options->workloads;
       const remedy::TaintOptions wanted = options->taint;
+      validate_selector_flag("--selector", selection.selector);
+      validate_taint_flags(wanted);
       return run_remedy("workloads tolerate", options->remedy, commands.global, env,
                         [selection, wanted](const Snapshot& s) {
                           return single_step_plan(remedy::plan_workloads_tolerate(s, selection, wanted));

@@ -1,12 +1,76 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli/step_flags.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include <gpuslice/error.hpp>
+#include <gpuslice/model.hpp>
 
 namespace gpuslice::cli {
+
+namespace {
+
+constexpr int k_max_config_replicas = 128; // as diagnose --replicas: beyond it, a typo
+
+bool is_alphanumeric(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+// A label name or value: at most 63 of [A-Za-z0-9-_.], beginning and ending alphanumeric.
+bool is_label_word(std::string_view text, bool may_be_empty) {
+  if (text.empty()) return may_be_empty;
+  if (text.size() > 63 || !is_alphanumeric(text.front()) || !is_alphanumeric(text.back())) return false;
+  return std::all_of(text.begin(), text.end(),
+                     [](char c) { return is_alphanumeric(c) || c == '-' || c == '_' || c == '.'; });
+}
+
+// [DNS subdomain "/"] name, as Kubernetes checks label and taint keys.
+bool is_qualified_name(std::string_view key) {
+  const std::size_t slash = key.find('/');
+  if (slash == std::string_view::npos) return is_label_word(key, false);
+  const std::string_view prefix = key.substr(0, slash);
+  const bool prefix_ok = !prefix.empty() && prefix.size() <= 253 && is_alphanumeric(prefix.front()) &&
+                         is_alphanumeric(prefix.back()) &&
+                         std::all_of(prefix.begin(), prefix.end(), [](char c) {
+                           return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.';
+                         });
+  return prefix_ok && is_label_word(key.substr(slash + 1), false);
+}
+
+} // namespace
+
+void validate_config_flags(const remedy::ConfigApplyOptions& options) {
+  if (options.from_file_text.empty() && (options.replicas < 2 || options.replicas > k_max_config_replicas)) {
+    throw UsageError(fmt::format("--replicas {}: must be from 2 to {} (the device plugin refuses 1; "
+                                 "or give a whole config with --from-file)",
+                                 options.replicas, k_max_config_replicas));
+  }
+  (void)remedy::plan_config_apply(Snapshot{}, options);
+}
+
+void validate_taint_flags(const remedy::TaintOptions& taint) {
+  if (!is_qualified_name(taint.key))
+    throw UsageError(fmt::format("--taint-key \"{}\": must be a qualified name (an optional DNS prefix and '/', then "
+                                 "up to 63 of A-Z a-z 0-9 - _ . beginning and ending alphanumeric)",
+                                 taint.key));
+  if (!is_label_word(taint.value, true))
+    throw UsageError(fmt::format("--taint-value \"{}\": must be up to 63 of A-Z a-z 0-9 - _ . beginning and "
+                                 "ending alphanumeric",
+                                 taint.value));
+  if (taint.effect != "NoSchedule" && taint.effect != "PreferNoSchedule" && taint.effect != "NoExecute")
+    throw UsageError(fmt::format("--taint-effect \"{}\": must be NoSchedule, PreferNoSchedule or NoExecute",
+                                 taint.effect));
+}
+
+void validate_selector_flag(const std::string& flag, const std::string& selector) {
+  if (selector.empty()) return;
+  const model::Parsed<model::LabelSelector> parsed = model::parse_selector_string(selector);
+  if (!parsed) throw UsageError(fmt::format("{} \"{}\": {}", flag, selector, parsed.error));
+}
 
 void add_config_flags(CLI::App& sub, remedy::ConfigApplyOptions& options) {
   sub.add_option("--replicas", options.replicas, "Time-slicing replicas per GPU (at least 2)");

@@ -24,8 +24,9 @@ void add_verify_flags(CLI::App& sub, VerifyFlags& flags) {
 ValidVerifyFlags validate_verify_flags(const VerifyFlags& flags) {
   ValidVerifyFlags valid;
   valid.format = output_format(flags.output);
-  if (flags.replicas < 1)
-    throw UsageError(fmt::format("--replicas {}: must be at least 1 (the replicas per GPU to verify)", flags.replicas));
+  if (flags.replicas < 1 || flags.replicas > 128) // 128: as diagnose and apply; beyond it, a typo
+    throw UsageError(
+        fmt::format("--replicas {}: must be from 1 to 128 (the replicas per GPU to verify)", flags.replicas));
   valid.options.replicas = flags.replicas;
   if (!flags.taint.empty()) {
     const std::optional<model::Taint> taint = model::parse_taint(flags.taint);

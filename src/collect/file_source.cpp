@@ -2,6 +2,8 @@
 // diagnose --from-file: JSON (one object, a List, or an array of objects) or multi-document
 // YAML, one or several files merged into one Snapshot.
 
+#include <fstream>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -15,8 +17,21 @@
 namespace gpuslice::collect {
 namespace {
 
+// JSON and YAML are text: a NUL byte in the first 64 KiB means a binary (or sparse, or
+// zero-filled) file, refused before the whole of it is loaded into memory.
+void refuse_binary_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return; // the loader reports unreadable files
+  std::string head(64 * 1024, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  if (const std::size_t nul = head.find('\0'); nul != std::string::npos)
+    throw UsageError(fmt::format("{}: not a JSON or YAML file (a NUL byte at byte {})", path, nul + 1));
+}
+
 // Read straight into simdjson's padded buffer: the file is held once, never copied.
 simdjson::padded_string read_file(const std::string& path) {
+  refuse_binary_file(path);
   simdjson::simdjson_result<simdjson::padded_string> loaded = simdjson::padded_string::load(path);
   if (loaded.error() != simdjson::SUCCESS)
     throw UsageError(fmt::format("{}: cannot open file (missing or not readable)", path));

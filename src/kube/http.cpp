@@ -108,8 +108,11 @@ TransportFailure failure_for(CURLcode code, const char* error_text, const std::s
   const std::string detail = error_text[0] != '\0' ? error_text : curl_easy_strerror(code);
   using Kind = TransportFailure::Kind;
   switch (code) {
-  case CURLE_PEER_FAILED_VERIFICATION:
   case CURLE_SSL_CACERT_BADFILE:
+    return {Kind::tls, fmt::format("Unable to connect to the server {}: TLS: {} (the certificate authority of the "
+                                   "kubeconfig or --certificate-authority is not a PEM certificate)",
+                                   url, detail)};
+  case CURLE_PEER_FAILED_VERIFICATION:
   case CURLE_SSL_CONNECT_ERROR:
   case CURLE_SSL_CERTPROBLEM:
   case CURLE_SSL_CIPHER:
@@ -131,6 +134,10 @@ TransportFailure failure_for(CURLcode code, const char* error_text, const std::s
   case CURLE_HTTP2:
   case CURLE_HTTP2_STREAM:
     return {Kind::reset, fmt::format("connection to {} was reset or closed early: {}", url, detail)};
+  case CURLE_OUT_OF_MEMORY: // what curl before 8.6 reports for a response header over its limit
+    return {Kind::other, fmt::format("request to {} failed: the answer has a response header larger than "
+                                     "curl's 100 KB limit, or memory ran out ({})",
+                                     url, detail)};
   default:
     return {Kind::other, fmt::format("request to {} failed: {}", url, detail)};
   }

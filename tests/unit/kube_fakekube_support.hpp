@@ -112,6 +112,16 @@ struct Cluster {
   }
 };
 
+// Requests in the log that change something (SelfSubjectAccessReviews, a POST that only asks, excepted).
+inline std::size_t mutations_in(const std::vector<fakekube::LoggedRequest>& log) {
+  std::size_t n = 0;
+  for (const fakekube::LoggedRequest& request : log) {
+    const bool review = request.path.find("selfsubjectaccessreviews") != std::string::npos;
+    if (request.method != "GET" && !review) ++n;
+  }
+  return n;
+}
+
 inline const gpuslice::kube::ResourceRef k_pods{"", "v1", "pods", true};
 inline const gpuslice::kube::ResourceRef k_configmaps{"", "v1", "configmaps", true};
 inline const gpuslice::kube::ResourceRef k_nodes{"", "v1", "nodes", false};

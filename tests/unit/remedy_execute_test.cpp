@@ -30,14 +30,7 @@ remedy::Plan incident_plan(kube::Client& client) {
   return remedy::plan_apply(snapshot, options);
 }
 
-std::size_t mutations_in(const std::vector<fakekube::LoggedRequest>& log) {
-  std::size_t n = 0;
-  for (const fakekube::LoggedRequest& request : log) {
-    const bool review = request.path.find("selfsubjectaccessreviews") != std::string::npos;
-    if (request.method != "GET" && !review) ++n;
-  }
-  return n;
-}
+using kube_test::mutations_in;
 
 const kube::ObjectRef k_gpu_node{{"", "v1", "nodes", false}, "", "ip-10-0-1-17.us-west-2.compute.internal", ""};
 
