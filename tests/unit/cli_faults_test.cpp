@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: Apache-2.0
+// diagnose, status and snapshot under fakekube's faults, as a table: each command either prints
+// exactly what it prints without the fault, or exits 3 with one clear line (and nothing on
+// stdout). The snapshot is compared through what `diagnose --from-file` makes of it.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <fakekube/server.hpp>
+
+#include "unit/cli_run_support.hpp"
+#include "unit/collect_live_support.hpp"
+
+namespace {
+
+enum class UnderFault { same_output, same_or_runtime_error };
+
+struct FaultCase {
+  std::string name;
+  std::function<void(fakekube::Server&)> inject;
+  UnderFault expected;
+};
+
+struct FaultRuns {
+  cli_test::CliRun diagnose;
+  cli_test::CliRun status;
+  cli_test::CliRun snapshot_diagnosed; // diagnose --from-file of the snapshot written
+  cli_test::CliRun snapshot;
+};
+
+FaultRuns run_read_commands(const std::string& kubeconfig, const std::filesystem::path& snapshot) {
+  FaultRuns runs{};
+  runs.diagnose = cli_test::run_cli({"diagnose", "-o", "json", "--kubeconfig", kubeconfig});
+  runs.status = cli_test::run_cli({"status", "-o", "json", "--kubeconfig", kubeconfig});
+  std::filesystem::remove(snapshot);
+  runs.snapshot = cli_test::run_cli({"snapshot", "-o", snapshot.string(), "--kubeconfig", kubeconfig});
+  if (runs.snapshot.code == gpuslice::ExitCode::ok)
+    runs.snapshot_diagnosed = cli_test::run_cli({"diagnose", "-o", "json", "-f", snapshot.string()});
+  return runs;
+}
+
+// The same output as the baseline, or (when allowed) exit 3 with one error line.
+void check_like_baseline(const cli_test::CliRun& run, const cli_test::CliRun& baseline, UnderFault expected,
+                         const std::string& what) {
+  INFO(what, " stderr: ", run.err);
+  if (expected == UnderFault::same_or_runtime_error && run.code == gpuslice::ExitCode::runtime) {
+    CHECK(run.out.empty());
+    CHECK(run.err.rfind("kubectl gpuslice: error: ", 0) == 0);
+    CHECK(std::count(run.err.begin(), run.err.end(), '\n') == 1);
+    return;
+  }
+  CHECK(static_cast<int>(run.code) == static_cast<int>(baseline.code));
+  CHECK(run.out == baseline.out);
+}
+
+// The context/server line differs per cluster; nothing else may.
+std::string without_server(std::string text, const std::string& url) {
+  for (std::size_t at = text.find(url); at != std::string::npos; at = text.find(url, at)) text.erase(at, url.size());
+  return text;
+}
+
+} // namespace
+
+TEST_CASE("cli diagnose, status and snapshot under fakekube faults") {
+  const std::vector<FaultCase> cases = {
+      {"latency 100 ms per request", [](fakekube::Server& s) { s.transport_faults().latency_ms = 100; },
+       UnderFault::same_output},
+      {"429 with Retry-After on every 3rd request",
+       [](fakekube::Server& s) {
+         s.transport_faults().too_many_every_nth = 3;
+         s.transport_faults().retry_after_seconds = 1;
+       },
+       UnderFault::same_output},
+      {"500 on every 4th request", [](fakekube::Server& s) { s.transport_faults().server_error_every_nth = 4; },
+       UnderFault::same_or_runtime_error},
+      {"503 on every 4th request",
+       [](fakekube::Server& s) {
+         s.transport_faults().server_error_every_nth = 4;
+         s.transport_faults().server_error_is_503 = true;
+       },
+       UnderFault::same_or_runtime_error},
+      {"connection dropped mid-body on every 3rd response",
+       [](fakekube::Server& s) { s.transport_faults().drop_mid_body_every_nth = 3; }, UnderFault::same_output},
+      {"token expiry every 6 requests, refreshed by the exec plugin",
+       [](fakekube::Server& s) { s.transport_faults().token_ttl_requests = 6; }, UnderFault::same_output},
+      {"expired continue tokens", [](fakekube::Server& s) { s.api().faults().expire_continue_tokens = true; },
+       UnderFault::same_output},
+      {"conflict on first update (reads are unaffected)",
+       [](fakekube::Server& s) { s.api().faults().conflict_on_first_update = true; }, UnderFault::same_output},
+  };
+
+  kube_test::Cluster baseline_cluster(collect_test::incident());
+  const std::filesystem::path baseline_kc =
+      baseline_cluster.kubeconfig("admin", fakekube::KubeconfigAuth::exec, "baseline.kc");
+  const FaultRuns baseline = run_read_commands(baseline_kc.string(), baseline_cluster.dir.path / "snapshot.json");
+  REQUIRE(static_cast<int>(baseline.diagnose.code) == 1); // the incident has errors
+  REQUIRE(static_cast<int>(baseline.status.code) == 0);
+  REQUIRE(static_cast<int>(baseline.snapshot.code) == 0);
+  REQUIRE(static_cast<int>(baseline.snapshot_diagnosed.code) == 1);
+
+  for (const FaultCase& fault : cases) {
+    INFO("fault: ", fault.name);
+    kube_test::Cluster cluster(collect_test::incident());
+    const std::filesystem::path kc = cluster.kubeconfig("admin", fakekube::KubeconfigAuth::exec, "fault.kc");
+    fault.inject(cluster.server);
+    const FaultRuns runs = run_read_commands(kc.string(), cluster.dir.path / "snapshot.json");
+    const std::string url = cluster.server.url();
+    const std::string base_url = baseline_cluster.server.url();
+    auto normalised = [](cli_test::CliRun run, const std::string& server) {
+      run.out = without_server(run.out, server);
+      return run;
+    };
+    check_like_baseline(normalised(runs.diagnose, url), normalised(baseline.diagnose, base_url), fault.expected,
+                        "diagnose");
+    check_like_baseline(normalised(runs.status, url), normalised(baseline.status, base_url), fault.expected, "status");
+    if (fault.expected == UnderFault::same_or_runtime_error && runs.snapshot.code == gpuslice::ExitCode::runtime) {
+      check_like_baseline(runs.snapshot, baseline.snapshot, fault.expected, "snapshot");
+    } else {
+      CHECK(static_cast<int>(runs.snapshot.code) == 0);
+      check_like_baseline(normalised(runs.snapshot_diagnosed, url), normalised(baseline.snapshot_diagnosed, base_url),
+                          UnderFault::same_output, "diagnose of the snapshot");
+    }
+  }
+}
