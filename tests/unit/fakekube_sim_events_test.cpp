@@ -132,3 +132,32 @@ TEST_CASE("fakekube_test::Call splits a query left in the path") {
   CHECK(events.body["items"].size() == 2);
   CHECK(events.body["metadata"].contains("continue"));
 }
+
+TEST_CASE("fakekube::Simulation survives sparse objects") {
+  Cluster cluster;
+  cluster.api.load(Json::array(
+      {{{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", "bare"}}}},
+       {{"apiVersion", "v1"}, {"kind", "Pod"}, {"metadata", {{"name", "no-spec"}, {"namespace", "default"}}}},
+       {{"apiVersion", "v1"}, {"kind", "Pod"}, {"metadata", {{"name", "no-containers"}, {"namespace", "default"}}},
+        {"spec", Json::object()}},
+       {{"apiVersion", "apps/v1"}, {"kind", "DaemonSet"}, {"metadata", {{"name", "empty"}, {"namespace", "default"}}},
+        {"spec", {{"selector", {{"matchLabels", {{"a", "b"}}}}}, {"template", {{"metadata", {{"labels", {{"a", "b"}}}}}}}}}},
+       {{"apiVersion", "apps/v1"}, {"kind", "Deployment"}, {"metadata", {{"name", "empty"}, {"namespace", "default"}}},
+        {"spec", {{"selector", {{"matchLabels", {{"a", "c"}}}}}, {"template", {{"metadata", {{"labels", {{"a", "c"}}}}}}}}}}}));
+  fakekube::SimulationSettings settings;
+  settings.node_groups.push_back(fakekube::NodeGroup{"g", 0, 1, 0, "", {}, Json::array(), {}});
+  cluster.api.simulation().configure(settings);
+  cluster.tick(3);
+  CHECK(cluster.api.simulation().ticks() == 3);
+  CHECK(cluster.items("/api/v1/nodes").size() >= 1);
+
+  // An object a controller cannot read: that controller skips the tick, the others go on.
+  cluster.create("/apis/apps/v1/namespaces/default/deployments",
+                 {{"apiVersion", "apps/v1"}, {"kind", "Deployment"}, {"metadata", {{"name", "odd"}}},
+                  {"spec", {{"replicas", "three"}, {"selector", {{"matchLabels", {{"a", "d"}}}}},
+                            {"template", {{"metadata", {{"labels", {{"a", "d"}}}}}}}}}});
+  cluster.create("/api/v1/namespaces/default/pods", fakekube_sim_test::make_pod("default", "fine"));
+  CHECK_NOTHROW(cluster.api.simulation().tick(2));
+  CHECK(cluster.api.simulation().last_error().starts_with("deployments: "));
+  CHECK(cluster.get("/api/v1/namespaces/default/pods/fine")["spec"].value("nodeName", "") != "");
+}

@@ -33,7 +33,11 @@ public:
     api.simulation().configure(scenario.simulation);
   }
 
-  void tick(int count = 1) { api.simulation().tick(count); }
+  // Steps the simulation; no controller may have failed on an object.
+  void tick(int count = 1) {
+    api.simulation().tick(count);
+    CHECK_MESSAGE(api.simulation().last_error().empty(), api.simulation().last_error());
+  }
 
   Json get(const std::string& path) {
     fakekube_test::Reply reply = fakekube_test::Call(api, "GET", path).send();

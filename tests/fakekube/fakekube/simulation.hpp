@@ -71,7 +71,7 @@ struct SimulationSettings {
 SimulationSettings parse_simulation_settings(const nlohmann::json& node);
 
 // The handle Api::simulation() returns. Thread-safe: tick() takes the Api's lock, so it
-// interleaves with request handling.
+// interleaves with request handling. tick() does not throw for malformed objects.
 class Simulation {
 public:
   Simulation(std::mutex& api_mutex, ApiState& state);
@@ -88,6 +88,9 @@ public:
   void tick(int count = 1);
   // Ticks run so far.
   std::uint64_t ticks() const;
+  // "<controller>: <what>" of the last exception a controller threw on an object it could not
+  // handle (the controller's step is skipped for that tick, as a real one requeues); "" if none.
+  std::string last_error() const;
 
   struct Memory; // what controllers remember between ticks (not in the store)
 

@@ -57,6 +57,7 @@ struct Simulation::Memory {
   std::uint64_t status_tick = 0; // last write of cluster-autoscaler-status
   nlohmann::json operator_base;  // the GPU Operator's device-plugin DaemonSet as first seen
   std::map<std::string, nlohmann::json> operator_written; // policy uid → {desired, stored} spec
+  std::string last_error; // Simulation::last_error()
 };
 
 } // namespace fakekube

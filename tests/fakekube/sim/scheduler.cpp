@@ -17,7 +17,8 @@ using nlohmann::json;
 namespace model = gpuslice::model;
 
 bool waits_for_default_scheduler(const json& pod) {
-  const json spec = pod.value("spec", json::object());
+  if (!pod.contains("spec") || !pod["spec"].is_object()) return false; // the API would refuse it
+  const json spec = pod["spec"];
   const std::string scheduler = spec.value("schedulerName", std::string("default-scheduler"));
   return spec.value("nodeName", std::string()).empty() && !pod_finished(pod) &&
          !pod["metadata"].contains("deletionTimestamp") &&

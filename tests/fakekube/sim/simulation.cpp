@@ -2,6 +2,8 @@
 // Simulation: runs the enabled controllers in their fixed order under the Api's lock.
 #include <fakekube/simulation.hpp>
 
+#include <exception>
+
 #include "../api_state.hpp"
 #include "memory.hpp"
 #include "node_fit.hpp"
@@ -57,9 +59,21 @@ void Simulation::tick(int count) {
     sim::TickContext context{sim::StoreAccess(m_state), *m_memory, m_settings, sim::kube_minor(version)};
     for (const Step& step : k_steps) {
       auto it = m_settings.enabled.find(step.controller);
-      if (it == m_settings.enabled.end() || it->second) step.run(context);
+      if (it != m_settings.enabled.end() && !it->second) continue;
+      // One bad object must not take fakekube --simulate down (an escaping exception would
+      // end its timer thread and the process): the step is skipped for this tick.
+      try {
+        step.run(context);
+      } catch (const std::exception& error) {
+        m_memory->last_error = controller_name(step.controller) + ": " + error.what();
+      }
     }
   }
+}
+
+std::string Simulation::last_error() const {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  return m_memory->last_error;
 }
 
 std::uint64_t Simulation::ticks() const {

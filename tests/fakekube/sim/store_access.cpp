@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "store_access.hpp"
 
+#include <string_view>
+
 #include "../status_errors.hpp"
 #include "../writes.hpp"
 
@@ -16,8 +18,13 @@ std::vector<json> StoreAccess::list(const Kind& kind) const {
   std::vector<json> out;
   const ResourceInfo* resource = info(kind);
   if (resource == nullptr) return out;
-  for (const auto& [key, stored] : m_state.store.objects(resource_key(kind.group, kind.plural)))
-    out.push_back(stored.parse());
+  const bool is_pod = std::string_view(kind.plural) == "pods";
+  for (const auto& [key, stored] : m_state.store.objects(resource_key(kind.group, kind.plural))) {
+    json object = stored.parse();
+    // A pod without a spec object is one the API would have refused; no controller handles it.
+    if (is_pod && !(object.contains("spec") && object["spec"].is_object())) continue;
+    out.push_back(std::move(object));
+  }
   return out;
 }
 
