@@ -17,6 +17,11 @@ std::string diffable_yaml(const nlohmann::json& object) {
   if (object.is_null()) return "";
   nlohmann::ordered_json tree = object;
   tree.erase("status");
+  if (tree.value("kind", "") == "Secret") { // a Helm release Secret holds the release's values
+    for (const char* field : {"data", "stringData"})
+      if (tree.contains(field) && tree[field].is_object())
+        for (auto& value : tree[field]) value = "(redacted)";
+  }
   if (tree.contains("metadata")) {
     for (const char* key : {"managedFields", "resourceVersion", "generation", "uid", "creationTimestamp"}) {
       tree["metadata"].erase(key);

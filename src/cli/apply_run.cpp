@@ -97,14 +97,20 @@ remedy::DryRun parse_dry_run(const std::string& value) {
 }
 
 ExitCode run_remedy(const std::string& command, const RemedyFlags& flags, const GlobalFlags& global, Env& env,
-                    const Planner& planner, const Prefetch& prefetch) {
+                    const Planner& planner, const Prefetch& prefetch, const WaitGoal* goal,
+                    const std::function<void(const Snapshot&)>& after_changes) {
   const remedy::DryRun dry_run = parse_dry_run(flags.dry_run);
   const report::Format format = output_format(flags.output);
+  const std::chrono::seconds timeout = parse_timeout(flags.timeout);
   if (dry_run == remedy::DryRun::none && !flags.yes && ::isatty(STDIN_FILENO) == 0) {
     throw UsageError(fmt::format("{}: refusing to change the cluster without --yes when stdin is not a "
                                  "terminal (add --dry-run=client to see the plan)",
                                  command));
   }
+  // From here on SIGINT/SIGTERM only sets a flag, so a signal while the cluster is read is not
+  // lost (a background job of a script inherits SIGINT ignored) and stops the run before the
+  // first change; the executor checks it between requests.
+  auto signals = std::make_unique<StopSignals>();
   std::unique_ptr<kube::Client> client = open_client(global, env.err);
   Snapshot snapshot = collect::collect(*client, live_scope(false, global));
   if (prefetch) prefetch(*client, snapshot);
@@ -145,10 +151,13 @@ ExitCode run_remedy(const std::string& command, const RemedyFlags& flags, const 
 
   if (!flags.yes) {
     env.out << render_plan_text(plan, nullptr);
-    if (!confirm_on_terminal(env)) {
+    const bool stopped = stop_signal_received();
+    signals.reset(); // Ctrl-C at the prompt ends the program, as it would anywhere else
+    if (stopped || !confirm_on_terminal(env)) {
       env.err << "Nothing was changed.\n";
       return ExitCode::ok;
     }
+    signals = std::make_unique<StopSignals>();
   } else if (format == report::Format::table) {
     env.out << render_plan_text(plan, nullptr);
   }
@@ -158,7 +167,6 @@ ExitCode run_remedy(const std::string& command, const RemedyFlags& flags, const 
                            {"context", snapshot.meta.context},
                            {"server", snapshot.meta.server},
                            {"startedAt", snapshot.meta.collected_at}});
-  StopSignals signals;
   remedy::ExecuteOptions options;
   options.journal = &journal;
   options.stop_requested = stop_signal_received;
@@ -173,8 +181,23 @@ ExitCode run_remedy(const std::string& command, const RemedyFlags& flags, const 
     if (result.mutations == 0) throw RuntimeError(result.failure + " (nothing was changed)");
     throw ApplyIncomplete(fmt::format("{} (after {} change(s))", result.failure, result.mutations), journal.path());
   }
+  if (after_changes) {
+    try {
+      after_changes(snapshot); // e.g. helm, after the API changes: a failure leaves them made
+    } catch (const RuntimeError& e) {
+      throw ApplyIncomplete(fmt::format("{}: {} (after {} change(s))", command, e.what(), result.mutations),
+                            journal.path());
+    }
+  }
   if (format == report::Format::table) {
     env.err << fmt::format("To undo: {} undo --journal {}\n", env.program, journal.path());
+  }
+  if (flags.wait && goal != nullptr) wait_for_goal(*client, global, env, snapshot, *goal, timeout, command, journal.path());
+  // A signal during the last request: every change was made, but the user asked to stop before
+  // the end of the command; say how to undo, as for any interruption.
+  if (stop_signal_received()) {
+    throw ApplyIncomplete(fmt::format("{}: interrupted after its last change; the cluster has every change", command),
+                          journal.path());
   }
   return ExitCode::ok;
 }

@@ -3,6 +3,7 @@
 // run itself — collect, plan, show, preflight, confirm, journal, execute.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <string>
 
@@ -22,10 +23,28 @@ struct RemedyFlags {
   std::string output = "table";
   bool yes = false;
   std::string journal_dir; // "" = ~/.kube/gpuslice
+  bool wait = false;          // after the changes, wait until time-slicing is in effect
+  std::string timeout = "5m"; // how long --wait waits
 };
 
 // Adds --dry-run, --yes/-y, -o and --journal-dir to a remedy subcommand.
 void add_remedy_flags(CLI::App& sub, RemedyFlags& flags);
+// Adds --wait (also --wait=false) / --no-wait and --timeout; `flags.wait` is the default.
+void add_wait_flags(CLI::App& sub, RemedyFlags& flags);
+// --timeout's value: a number with unit s, m or h (bare number: seconds); UsageError otherwise.
+std::chrono::seconds parse_timeout(const std::string& value);
+
+// What --wait waits for after the changes: the plugin DaemonSets rolled out, every GPU node
+// advertising physical × replicas, and no GPU pod Pending (those Pending before included).
+struct WaitGoal {
+  int replicas = 0;
+};
+// Polls the cluster (progress on stderr when it is a terminal) until the goal holds. Returns
+// normally when it does; throws RuntimeError naming what is missing on timeout (exit 3), and
+// ApplyIncomplete on SIGINT/SIGTERM (exit 4), both with the undo command of `journal`.
+void wait_for_goal(kube::Client& client, const GlobalFlags& global, Env& env, const Snapshot& before,
+                   const WaitGoal& goal, std::chrono::seconds timeout, const std::string& command,
+                   const std::string& journal);
 
 // --dry-run's value; UsageError naming the flag for anything but none/client/server.
 remedy::DryRun parse_dry_run(const std::string& value);
@@ -39,8 +58,11 @@ using Prefetch = std::function<void(kube::Client&, Snapshot&)>;
 // The whole run. Exit codes: 0 done (or nothing to do, or a dry run), 2 usage (non-TTY without
 // --yes is refused before any request), 3 preflight denied / runtime error with nothing
 // changed, 4 interrupted or failed part-way (ApplyIncomplete with the journal path).
+// With flags.wait and a goal, a run that changed something then waits (wait_for_goal).
+// `after_changes` (e.g. running helm) runs after the API changes of a real run.
 ExitCode run_remedy(const std::string& command, const RemedyFlags& flags, const GlobalFlags& global, Env& env,
-                    const Planner& planner, const Prefetch& prefetch = {});
+                    const Planner& planner, const Prefetch& prefetch = {}, const WaitGoal* goal = nullptr,
+                    const std::function<void(const Snapshot&)>& after_changes = {});
 
 // Text of a plan (steps, changes, notes) with, for dry runs, a unified diff per changed object
 // from the executor's live before/after.

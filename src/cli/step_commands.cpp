@@ -28,12 +28,6 @@ struct WorkloadsCommand {
   RemedyFlags remedy;
 };
 
-remedy::Plan single_step_plan(remedy::Step step) {
-  remedy::Plan plan;
-  plan.steps.push_back(std::move(step));
-  return plan;
-}
-
 void add_config_apply(CLI::App& parent, Commands& commands, Env& env) {
   CLI::App* sub = parent.add_subcommand("apply", "Create or update the time-slicing ConfigMap (validated first).");
   sub->footer(fmt::format("Examples:\n"
@@ -47,15 +41,14 @@ void add_config_apply(CLI::App& parent, Commands& commands, Env& env) {
   add_remedy_flags(*sub, options->remedy);
   sub->callback([&commands, &env, options] {
     commands.chosen = [&commands, &env, options] {
-      ConfigCommand run = *options;
-      load_config_file(run.config);
-      validate_config_flags(run.config);
-      const remedy::ConfigApplyOptions config = run.config;
+      auto run = std::make_shared<ConfigCommand>(*options);
+      load_config_file(run->config);
+      validate_config_flags(run->config);
       return run_remedy(
-          "config apply", run.remedy, commands.global, env,
-          [config](const Snapshot& snapshot) { return single_step_plan(remedy::plan_config_apply(snapshot, config)); },
-          [config](kube::Client& client, Snapshot& snapshot) {
-            remedy::read_config_target(client, snapshot, config);
+          "config apply", run->remedy, commands.global, env,
+          [run](const Snapshot& snapshot) { return single_step_plan(remedy::plan_config_apply(snapshot, run->config)); },
+          [run](kube::Client& client, Snapshot& snapshot) {
+            remedy::read_config_target(client, snapshot, run->config);
           });
     };
   });
@@ -152,6 +145,7 @@ void add_steps(CLI::App& app, Commands& commands, Env& env) {
   add_config_apply(*config, commands, env);
   add_nodes(app, commands, env);
   add_workloads(app, commands, env);
+  add_plugin_commands(app, commands, env);
 }
 
 } // namespace gpuslice::cli

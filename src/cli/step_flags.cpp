@@ -104,4 +104,46 @@ void add_taint_flags(CLI::App& sub, remedy::TaintOptions& taint) {
       ->default_str(taint.effect);
 }
 
+remedy::Plan single_step_plan(remedy::Step step) {
+  remedy::Plan plan;
+  plan.steps.push_back(std::move(step));
+  return plan;
+}
+
+void add_plugin_flags(CLI::App& sub, PluginFlags& flags) {
+  sub.add_option("--strategy", flags.strategy,
+                 "auto: re-point an installed plugin, install one when there is none; reconfigure: only re-point; "
+                 "replace: uninstall the installed plugin and install natively")
+      ->default_str(flags.strategy);
+  sub.add_option("--installer", flags.installer,
+                 "native: the chart-equivalent DaemonSet, ServiceAccount and RBAC; helm: run helm with the "
+                 "nvidia-device-plugin chart")
+      ->default_str(flags.installer);
+  sub.add_option("--plugin-image", flags.options.image, "Device plugin image repository")->default_str(flags.options.image);
+  sub.add_option("--plugin-version", flags.options.version, "Device plugin image tag (pinned default)")
+      ->default_str(flags.options.version);
+  sub.add_option("--release", flags.options.release, "Release name of a new install (objects <release>-nvidia-device-plugin)")
+      ->default_str(flags.options.release);
+  sub.add_flag("--gfd", flags.options.gfd_enabled, "Also install gpu-feature-discovery (as the chart's gfd.enabled)");
+}
+
+remedy::PluginStepOptions resolve_plugin_flags(const PluginFlags& flags) {
+  remedy::PluginStepOptions options = flags.options;
+  if (flags.strategy == "auto") {
+    options.strategy = remedy::PluginStrategy::automatic;
+  } else if (flags.strategy == "reconfigure") {
+    options.strategy = remedy::PluginStrategy::reconfigure;
+  } else if (flags.strategy == "replace") {
+    options.strategy = remedy::PluginStrategy::replace;
+  } else {
+    throw UsageError("--strategy \"" + flags.strategy + "\": must be auto, reconfigure or replace");
+  }
+  if (flags.installer != "native" && flags.installer != "helm")
+    throw UsageError("--installer \"" + flags.installer + "\": must be native or helm");
+  options.helm_installer = flags.installer == "helm";
+  if (options.image.empty() || options.version.empty())
+    throw UsageError("--plugin-image and --plugin-version must not be empty");
+  return options;
+}
+
 } // namespace gpuslice::cli

@@ -3,10 +3,13 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include <gpuslice/remedy/plan.hpp>
+
+#include "cli/commands.hpp"
 
 namespace gpuslice::cli {
 
@@ -17,6 +20,27 @@ void add_config_flags(CLI::App& sub, remedy::ConfigApplyOptions& options);
 void load_config_file(remedy::ConfigApplyOptions& options);
 // --taint-key, --taint-value, --taint-effect.
 void add_taint_flags(CLI::App& sub, remedy::TaintOptions& taint);
+
+// A plan of one step (a step subcommand's plan).
+remedy::Plan single_step_plan(remedy::Step step);
+
+// The plugin flags as given; resolve_plugin_flags() turns the words into options.
+struct PluginFlags {
+  remedy::PluginStepOptions options;
+  std::string strategy = "auto"; // auto | reconfigure | replace
+  std::string installer = "native"; // native | helm
+};
+// --strategy, --installer, --plugin-image, --plugin-version, --release, --gfd.
+void add_plugin_flags(CLI::App& sub, PluginFlags& flags);
+// The options with strategy and installer parsed; UsageError naming the flag for a bad word.
+remedy::PluginStepOptions resolve_plugin_flags(const PluginFlags& flags);
+
+// `plugin install` and `plugin uninstall` (cli/plugin_commands.cpp), registered by add_steps.
+void add_plugin_commands(CLI::App& app, Commands& commands, Env& env);
+// Whether an executable `helm` is on PATH.
+bool helm_on_path();
+// Runs argv (no shell), its output going to ours; RuntimeError when it fails. Nothing for empty argv.
+void run_helm(const std::vector<std::string>& argv, Env& env);
 
 // What the planners would refuse, checked before anything is sent (DESIGN §4.1: exit 2 sends
 // nothing). Each throws UsageError naming the flag and quoting its value.

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include <gpuslice/model.hpp>
+#include <gpuslice/remedy/plugin.hpp>
 
 namespace gpuslice::remedy {
 
@@ -124,6 +125,9 @@ nlohmann::json apply_edit(const Edit& edit, const nlohmann::json& object) {
     if (!tolerations_cover(tolerations, edit.value)) tolerations.push_back(edit.value);
     break;
   }
+  case EditKind::mount_plugin_config:
+    out = mount_plugin_config(object, edit.value);
+    break;
   }
   return out;
 }

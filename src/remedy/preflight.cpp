@@ -63,8 +63,20 @@ std::vector<std::string> denied_permissions(kube::Client& client, const std::vec
 
 namespace gpuslice::remedy {
 
-void read_config_target(kube::Client& client, Snapshot& snapshot, const ConfigApplyOptions& options) {
+void read_config_target(kube::Client& client, Snapshot& snapshot, ConfigApplyOptions& options) {
   const std::string ns = config_namespace(snapshot, options);
+  try {
+    client.get(target_for("Namespace", "", ns).ref());
+    options.namespace_exists = true;
+  } catch (const kube::ApiError& e) {
+    if (e.is_forbidden()) {
+      options.namespace_exists = true; // cannot tell: assume it is there, as before
+    } else if (e.is_not_found()) {
+      options.namespace_exists = false;
+    } else {
+      throw;
+    }
+  }
   for (const model::ConfigMap& configmap : snapshot.configmaps) {
     if (configmap.meta.ns == ns && configmap.meta.name == options.name) return;
   }

@@ -71,9 +71,9 @@ std::string config_namespace(const Snapshot& snapshot, const ConfigApplyOptions&
   for (const model::ClusterPolicy& policy : snapshot.cluster_policies) {
     if (!policy.operator_namespace.empty()) return policy.operator_namespace;
   }
-  // A Helm or static plugin reads config.name from its own namespace.
+  // A Helm or static plugin mounts ConfigMaps of its own namespace only (eksctl's: kube-system).
   for (const model::DaemonSet& daemonset : snapshot.daemonsets) {
-    if (looks_like_plugin_daemonset(daemonset) && daemonset.meta.ns != "kube-system") return daemonset.meta.ns;
+    if (looks_like_plugin_daemonset(daemonset)) return daemonset.meta.ns;
   }
   return std::string(k_default_config_namespace);
 }
@@ -106,6 +106,18 @@ Step plan_config_apply(const Snapshot& snapshot, const ConfigApplyOptions& optio
   step.summary = fmt::format("time-slicing config \"{}\" ({} replicas) in ConfigMap {}/{}", options.key,
                              replicas, ns, options.name);
 
+  if (!options.namespace_exists) {
+    Change create_ns;
+    create_ns.action = Action::create;
+    create_ns.target = target_for("Namespace", "", ns);
+    create_ns.object = {{"apiVersion", "v1"},
+                        {"kind", "Namespace"},
+                        {"metadata", {{"name", ns}, {"labels", {{"app.kubernetes.io/managed-by", "kubectl-gpuslice"}}}}}};
+    create_ns.after = create_ns.object;
+    create_ns.edit = Edit{EditKind::merge, nlohmann::json::object()}; // created meanwhile: keep it
+    create_ns.changed = true;
+    step.changes.push_back(std::move(create_ns));
+  }
   Change change;
   change.target = target_for("ConfigMap", ns, options.name);
   change.edit = Edit{EditKind::merge, {{"data", {{options.key, text}}}}};

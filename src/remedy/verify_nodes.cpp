@@ -83,11 +83,24 @@ CheckRow check_allocatable(const model::Node& node, const model::NodeGpus& gpus,
   return row;
 }
 
-CheckRow check_gfd_labels(const model::Node& node, int replicas) {
+bool gfd_installed(const Snapshot& snapshot) {
+  return std::any_of(snapshot.daemonsets.begin(), snapshot.daemonsets.end(), [](const model::DaemonSet& ds) {
+    return model::recognise_gpu_addon(ds) == model::GpuAddon::feature_discovery;
+  });
+}
+
+CheckRow check_gfd_labels(const model::Node& node, int replicas, bool gfd_runs) {
   CheckRow row{std::string(k_check_gfd_labels), "node/" + node.name(), CheckResult::pass, "", "", ""};
   const model::GpuLabels labels = model::read_gpu_labels(node.meta.labels);
   const std::string strategy = replicas > 1 ? "time-slicing" : "none";
   row.expected = fmt::format("replicas={},sharing-strategy={}", replicas, strategy);
+  if (!labels.replicas && !labels.sharing_strategy && !gfd_runs) {
+    // GFD is optional (diagnose warns, GS407): without it there are no labels to check.
+    row.result = CheckResult::skipped;
+    row.actual = "no GFD labels";
+    row.detail = "gpu-feature-discovery is not installed (GS407): no replica labels to check";
+    return row;
+  }
   if (!labels.replicas && !labels.sharing_strategy) {
     row.result = CheckResult::fail;
     row.actual = "no GFD labels";
@@ -142,7 +155,8 @@ void check_gpu_nodes(const Snapshot& snapshot, const VerifyOptions& options, std
   std::sort(nodes.begin(), nodes.end(), [](const model::Node* a, const model::Node* b) { return a->name() < b->name(); });
   for (const model::Node* node : nodes) rows.push_back(check_plugin_ready(snapshot, *node));
   for (const model::Node* node : nodes) rows.push_back(check_allocatable(*node, model::describe_node_gpus(*node), options.replicas));
-  for (const model::Node* node : nodes) rows.push_back(check_gfd_labels(*node, options.replicas));
+  const bool gfd_runs = gfd_installed(snapshot);
+  for (const model::Node* node : nodes) rows.push_back(check_gfd_labels(*node, options.replicas, gfd_runs));
   for (const model::Node* node : nodes) rows.push_back(check_present_label(*node));
   for (const model::Node* node : nodes) rows.push_back(check_gpu_taint(*node, options.taint));
   if (nodes.empty())

@@ -14,12 +14,22 @@ void set_default(json& object, const char* key, const json& value) {
   }
 }
 
-void default_pod_spec(json& spec) {
+// SetDefaults_PodSpec (what a workload's pod template gets too); `pod` adds what only pods
+// get: SetDefaults_Pod and the ServiceAccount, Priority and DefaultTolerationSeconds admission
+// plugins, which do not touch templates (so a template re-created from its own dump is equal).
+void default_pod_spec(json& spec, bool pod = true) {
   set_default(spec, "restartPolicy", "Always");
   set_default(spec, "dnsPolicy", "ClusterFirst");
   set_default(spec, "schedulerName", "default-scheduler");
   set_default(spec, "terminationGracePeriodSeconds", 30);
   set_default(spec, "securityContext", json::object());
+  for (json& container : spec["containers"]) {
+    set_default(container, "terminationMessagePath", "/dev/termination-log");
+    set_default(container, "terminationMessagePolicy", "File");
+    set_default(container, "imagePullPolicy", "IfNotPresent");
+    set_default(container, "resources", json::object());
+  }
+  if (!pod) return;
   set_default(spec, "serviceAccountName", "default");
   spec["serviceAccount"] = spec["serviceAccountName"];
   set_default(spec, "enableServiceLinks", true);
@@ -40,12 +50,6 @@ void default_pod_spec(json& spec) {
     }
   }
   spec["tolerations"] = tolerations;
-  for (json& container : spec["containers"]) {
-    set_default(container, "terminationMessagePath", "/dev/termination-log");
-    set_default(container, "terminationMessagePolicy", "File");
-    set_default(container, "imagePullPolicy", "IfNotPresent");
-    set_default(container, "resources", json::object());
-  }
 }
 
 } // namespace
@@ -95,7 +99,7 @@ void apply_create_defaults(const ResourceInfo& info, json& object) {
     }
     set_default(spec, "revisionHistoryLimit", 10);
     if (spec.contains("template") && spec["template"].contains("spec")) {
-      default_pod_spec(spec["template"]["spec"]);
+      default_pod_spec(spec["template"]["spec"], false);
     }
   }
   apply_server_status(info, object);

@@ -61,10 +61,11 @@ TEST_CASE("remedy::execute with --dry-run=client reads only") {
   const remedy::ExecuteResult result = remedy::execute(plan, *client, options);
   CHECK(mutations_in(cluster.server.request_log()) == 0);
   CHECK(result.mutations == 0);
-  REQUIRE(result.outcomes.size() == 4); // the ConfigMap and three taints
+  REQUIRE(result.outcomes.size() == 5); // the ConfigMap, the plugin DaemonSet and three taints
   CHECK(result.outcomes[0].status == "would-change");
   CHECK(result.outcomes[0].before.is_null());
-  CHECK(result.outcomes[1].after["spec"]["taints"].size() == 1);
+  CHECK(result.outcomes[1].target.kind == "DaemonSet");
+  CHECK(result.outcomes[2].after["spec"]["taints"].size() == 1);
 }
 
 TEST_CASE("remedy::execute, a second plan, and undo back to the start") {
@@ -78,7 +79,7 @@ TEST_CASE("remedy::execute, a second plan, and undo back to the start") {
   options.journal = &journal;
   const remedy::ExecuteResult result = remedy::execute(incident_plan(*client), *client, options);
   REQUIRE(result.complete());
-  CHECK(result.mutations == 4);
+  CHECK(result.mutations == 5);
   struct stat info {};
   REQUIRE(::stat(journal.path().c_str(), &info) == 0);
   CHECK((info.st_mode & 0777) == 0600);
@@ -97,7 +98,7 @@ TEST_CASE("remedy::execute, a second plan, and undo back to the start") {
   CHECK(mutations_in(cluster.server.request_log()) == 0);
 
   const remedy::JournalFile file = remedy::read_journal(journal.path());
-  CHECK(file.entries.size() == 4);
+  CHECK(file.entries.size() == 5);
   CHECK(file.entries[0].done);
   const remedy::UndoResult undone = remedy::undo(file, *client, {});
   CHECK_FALSE(undone.refused);

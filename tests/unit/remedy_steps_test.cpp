@@ -208,11 +208,13 @@ TEST_CASE("remedy::plan_apply orders the steps and a settled cluster plans nothi
   const remedy::Plan plan = remedy::plan_apply(incident_snapshot(), options);
   std::vector<std::string> names;
   for (const remedy::Step& step : plan.steps) names.push_back(step.name);
-  CHECK(names == std::vector<std::string>{"config apply", "nodes label", "workloads tolerate", "nodes taint"});
+  CHECK(names ==
+        std::vector<std::string>{"config apply", "nodes label", "plugin install", "workloads tolerate", "nodes taint"});
   CHECK(plan.has_changes());
-  // The incident's plugin is a Helm release: the note gives the corrected helm command.
-  CHECK(has_note(plan.steps[0], "helm upgrade"));
-  CHECK(has_note(plan.steps[0], "config.name=time-slicing-config"));
+  // The incident's plugin is a Helm release: re-pointed in place, and the note gives the
+  // corrected helm command that makes the release itself read the config.
+  CHECK(has_note(plan.steps[2], "helm upgrade"));
+  CHECK(has_note(plan.steps[2], "config.name=time-slicing-config"));
   const nlohmann::ordered_json doc = remedy::plan_to_json(plan, true);
   CHECK(doc["kind"] == "Plan");
   CHECK(doc["steps"][0]["changes"][0]["action"] == "create");

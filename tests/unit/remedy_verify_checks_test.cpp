@@ -109,7 +109,15 @@ TEST_CASE("remedy::verify — allocatable and GFD labels") {
     s.nodes[0] = NodeBuilder("gpu-a").instance_type("g4dn.xlarge").gpus(4).label("nvidia.com/gpu.present", "true").build();
     const VerifyReport report = verify(s, four_with_taint());
     CHECK(row_of(report, "allocatable", "node/gpu-a").result == CheckResult::pass); // from the instance type
-    CHECK(row_of(report, "gfd-labels", "node/gpu-a").actual == "no GFD labels");
+    const CheckRow gfd = row_of(report, "gfd-labels", "node/gpu-a");
+    CHECK(gfd.actual == "no GFD labels");
+    // GFD is optional: without a GFD DaemonSet the check is skipped, with one it fails.
+    CHECK(gfd.result == CheckResult::skipped);
+    s.daemonsets.push_back(DaemonSetBuilder("nvidia", "nvdp-nvidia-device-plugin-gpu-feature-discovery")
+                               .container("gpu-feature-discovery-ctr", k_verify_image)
+                               .command({"gpu-feature-discovery"})
+                               .build());
+    CHECK(row_of(verify(s, four_with_taint()), "gfd-labels", "node/gpu-a").result == CheckResult::fail);
   }
   SUBCASE("unknown instance type without GFD: physical count unknown") {
     s.nodes[0] = NodeBuilder("gpu-a").instance_type("x9.huge").gpus(4).label("nvidia.com/gpu.present", "true").build();

@@ -165,7 +165,8 @@ namespace gpuslice::remedy {
 
 // Reads what a config step plans from but the diagnosis query plan may skip — our ConfigMap
 // before the plugin refers to it — into the snapshot (nothing when it does not exist), so a
-// second run sees it and plans no change. Throws ApiError for errors other than 404.
-void read_config_target(kube::Client& client, Snapshot& snapshot, const ConfigApplyOptions& options);
+// second run sees it and plans no change; sets options.namespace_exists from a read of its
+// namespace. Throws ApiError for errors other than 404.
+void read_config_target(kube::Client& client, Snapshot& snapshot, ConfigApplyOptions& options);
 
 } // namespace gpuslice::remedy

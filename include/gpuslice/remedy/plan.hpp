@@ -51,6 +51,7 @@ enum class EditKind {
   merge,          // value: a JSON merge patch (RFC 7386) applied to the object
   add_taint,      // value: a taint; appended to spec.taints unless one with key+effect is there
   add_toleration, // value: a toleration; appended to spec.template.spec.tolerations unless tolerated
+  mount_plugin_config, // value: {"configmap","key","checksum"}; see mount_plugin_config() in plugin.hpp
 };
 struct Edit {
   EditKind kind = EditKind::merge;
@@ -105,6 +106,7 @@ struct ConfigApplyOptions {
   std::string resource = "nvidia.com/gpu";
   std::string from_file_text; // a full config given with --from-file (replaces the generated one)
   std::string from_file_name; // for error messages
+  bool namespace_exists = true; // false: the config step creates the namespace first (see read_config_target)
 };
 
 // The plugin config text the options describe (--from-file's text, or a generated one).
@@ -144,9 +146,43 @@ struct WorkloadSelection {
 Step plan_workloads_tolerate(const Snapshot& snapshot, const WorkloadSelection& selection,
                              const TaintOptions& taint);
 
+// How `plugin install` (and apply's plugin step) brings the plugin to read the config.
+enum class PluginStrategy {
+  automatic,   // reconfigure an installed plugin in place; install natively when there is none
+  reconfigure, // only re-point installed plugins; install none
+  replace,     // uninstall installed plugins (not the GPU Operator's, not ours), then install natively
+};
+struct PluginStepOptions {
+  PluginStrategy strategy = PluginStrategy::automatic;
+  bool helm_installer = false; // --installer helm: the install is the helm command, run by the CLI
+  std::string image = "nvcr.io/nvidia/k8s-device-plugin";
+  std::string version = "v0.20.0"; // pinned: chart 0.20.0's appVersion
+  std::string release = "nvdp";    // names as the chart's: <release>-nvidia-device-plugin
+  bool gfd_enabled = false;
+};
+
+// `plugin install`: the device plugin wired to the config of `config`. GPU Operator: a
+// ClusterPolicy patch of spec.devicePlugin.config (its DaemonSet is never touched); a Helm or
+// static DaemonSet: re-pointed in place (the ConfigMap mounted, CONFIG_FILE, a pod-template
+// checksum so the pods restart), with the helm upgrade command as a note for Helm; none (or
+// strategy replace): a native install (ServiceAccount, RBAC, DaemonSet) after deleting the old
+// one; a host plugin (Bottlerocket): no change, the node settings as notes. A plugin already
+// reading this config with this content plans no change.
+Step plan_plugin_install(const Snapshot& snapshot, const ConfigApplyOptions& config, const PluginStepOptions& options);
+// `plugin uninstall`: deletes the installed plugins as their installer would (Helm release
+// objects in Helm's order and the release Secrets; a static DaemonSet); the GPU Operator's and
+// host plugins are reported, never deleted.
+Step plan_plugin_uninstall(const Snapshot& snapshot);
+// The helm command `--installer helm` runs (argv, without a shell) for this plan's install,
+// empty when the plan installs nothing with helm.
+std::vector<std::string> helm_install_argv(const Snapshot& snapshot, const ConfigApplyOptions& config,
+                                           const PluginStepOptions& options);
+
 // `apply`: every step in a safe order (labels before the plugin, config before the plugin).
 struct ApplyOptions {
   ConfigApplyOptions config;
+  PluginStepOptions plugin;
+  bool configure_plugin = true;
   NodeSelection nodes;
   TaintOptions taint;
   WorkloadSelection workloads;

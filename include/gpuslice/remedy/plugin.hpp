@@ -107,6 +107,9 @@ struct PluginInstallOptions {
 
 inline constexpr std::string_view k_config_checksum_annotation = "gpuslice.dev/config-checksum";
 inline constexpr std::string_view k_pinned_plugin_version = "v0.20.0";
+// The volume and directory mount_plugin_config() adds to a re-pointed plugin DaemonSet.
+inline constexpr std::string_view k_mounted_config_volume = "gpuslice-time-slicing-config";
+inline constexpr std::string_view k_mounted_config_dir = "/etc/gpuslice/time-slicing";
 
 // The objects to apply, in apply order: ServiceAccount, ClusterRole, ClusterRoleBinding,
 // device-plugin DaemonSet, and the GFD DaemonSet when gfd_enabled. Throws UsageError for an
@@ -134,6 +137,14 @@ nlohmann::json reconfigure_patch(const model::DaemonSet& daemonset, const Plugin
 // init containers and volumes replaced or added by name, env by name, mounts by mountPath;
 // everything else kept. The input is not modified. Same errors as reconfigure_patch.
 nlohmann::json reconfigure_daemonset(const nlohmann::json& live_daemonset, const PluginInstallOptions& options);
+
+// The live plugin DaemonSet re-pointed at a ConfigMap key without a config-manager: `edit`
+// is {"configmap","key","checksum"}; the key is mounted as k_mounted_config_dir/config.yaml
+// in the plugin container, CONFIG_FILE names it, and the pod template gets the checksum
+// annotation (a new value rolls the pods). Entries that already hold what is wanted are kept
+// as they are (server defaults included), so applying it twice changes nothing the second
+// time. The input is not modified.
+nlohmann::json mount_plugin_config(const nlohmann::json& live_daemonset, const nlohmann::json& edit);
 
 // The helm command that reconfigures (or installs) a release on the official chart:
 // `helm upgrade --install <release> nvdp/nvidia-device-plugin -n <ns> --version <chart>

@@ -55,4 +55,21 @@ struct VerifyReport {
 // Pure: never throws on odd cluster data.
 VerifyReport verify(const Snapshot& snapshot, const VerifyOptions& options);
 
+// How far the cluster is from the goal `apply --wait` waits for: every device-plugin DaemonSet
+// rolled out (observedGeneration current, every pod updated and available), every GPU node's
+// plugin Ready and allocatable = physical × replicas, and no GPU pod Pending.
+struct RolloutStatus {
+  int plugin_daemonsets = 0;
+  int daemonsets_rolled_out = 0;
+  int gpu_nodes = 0;
+  int nodes_advertising = 0; // allocatable as wanted (or the physical count is unknown)
+  int gpu_pods_pending = 0;
+  std::vector<std::string> waiting_for; // one line per unmet condition, e.g. "node/n1 advertises 1, not 4"
+  bool done() const { return waiting_for.empty(); }
+  // "plugin rollout 1/1, nodes advertising 2/3 × 4, 3 GPU pod(s) Pending", for a progress line.
+  std::string line(int replicas) const;
+};
+// Pure, like verify().
+RolloutStatus rollout_status(const Snapshot& snapshot, const VerifyOptions& options);
+
 } // namespace gpuslice::remedy

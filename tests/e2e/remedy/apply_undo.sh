@@ -5,7 +5,8 @@
 # - --dry-run=client sends no mutation; a non-TTY run without --yes is refused (exit 2) unsent;
 # - --dry-run=server sends every mutation with dryRun=All and changes nothing;
 # - a user without RBAC for the plan gets exit 3, the missing permissions, and no change;
-# - apply --yes changes the cluster, writes a 0600 journal; a second apply sends no mutation;
+# - apply --yes --no-wait (no simulation here) changes the cluster, the plugin DaemonSet included,
+#   writes a 0600 journal; a second apply sends no mutation;
 # - undo restores the cluster exactly, and undo again sends nothing.
 #   apply_undo.sh --gpuslice BIN --fakekube BIN --scenario FILE
 set -uo pipefail
@@ -78,7 +79,7 @@ check "client dry run sends no mutation" "$(mutations)" 0
 check "the plan shows the taint as a diff" "$(grep -c '^    +.*effect: NoSchedule' "$work/dry.txt")" 3
 check "the plan creates the ConfigMap" "$(grep -c '+ create ConfigMap/nvidia-device-plugin/time-slicing-config' "$work/dry.txt")" 1
 gs apply --replicas 4 --dry-run=client -o json >"$work/dry.json"
-check "-o json gives the Plan" "$(jq -r '.kind + " " + (.steps | length | tostring)' "$work/dry.json")" "Plan 4"
+check "-o json gives the Plan" "$(jq -r '.kind + " " + (.steps | length | tostring)' "$work/dry.json")" "Plan 5"
 
 # 2. Not a terminal and no --yes: refused before any request.
 : >"$work/requests.jsonl"
@@ -90,24 +91,24 @@ check "the refusal sends no request" "$(wc -l <"$work/requests.jsonl")" 0
 : >"$work/requests.jsonl"
 gs apply --replicas 4 --dry-run=server >"$work/server.txt" 2>&1; code=$?
 check "apply --dry-run=server exits 0" "$code" 0
-check "server dry run sends 4 mutations" "$(mutations)" 4
+check "server dry run sends 5 mutations" "$(mutations)" 5
 check "each with dryRun=All" \
-  "$(jq -s '[.[] | select(.method != "GET" and (.path | contains("selfsubjectaccessreviews") | not)) | select(.query | contains("dryRun=All"))] | length' "$work/requests.jsonl")" 4
+  "$(jq -s '[.[] | select(.method != "GET" and (.path | contains("selfsubjectaccessreviews") | not)) | select(.query | contains("dryRun=All"))] | length' "$work/requests.jsonl")" 5
 check "server dry run leaves the cluster as it was" "$(dump | diff - "$work/start.json" >/dev/null && echo same)" same
 
 # 4. A user who may only read: preflight lists what is missing, nothing changes.
 : >"$work/requests.jsonl"
 KUBECONFIG=$work/kubeconfig kubectl config set-credentials viewer --token viewer-e2e-token >/dev/null
-gs apply --replicas 4 --yes --user viewer >/dev/null 2>"$work/rbac.err"; code=$?
+gs apply --replicas 4 --yes --no-wait --user viewer >/dev/null 2>"$work/rbac.err"; code=$?
 check "apply without RBAC exits 3" "$code" 3
 check "the missing permission is named" "$(grep -c 'update nodes' "$work/rbac.err")" 1
 check "without RBAC nothing is sent" "$(mutations)" 0
 
 # 5. apply --yes.
 : >"$work/requests.jsonl"
-gs apply --replicas 4 --yes >"$work/apply.txt" 2>"$work/apply.err"; code=$?
+gs apply --replicas 4 --yes --no-wait >"$work/apply.txt" 2>"$work/apply.err"; code=$?
 check "apply --yes exits 0" "$code" 0
-check "apply sent 4 mutations" "$(mutations)" 4
+check "apply sent 5 mutations (with the plugin DaemonSet patch)" "$(mutations)" 5
 journal=$(ls "$work"/home/.kube/gpuslice/journal-*.jsonl 2>/dev/null | head -1)
 check "the journal is mode 0600" "$(stat -c %a "$journal" 2>/dev/null)" 600
 check "the undo command is printed" "$(grep -c "undo --journal $journal" "$work/apply.err")" 1
@@ -116,7 +117,7 @@ check "GPU nodes are tainted" \
 
 # 6. Idempotent.
 : >"$work/requests.jsonl"
-gs apply --replicas 4 --yes >"$work/again.txt" 2>&1; code=$?
+gs apply --replicas 4 --yes --no-wait >"$work/again.txt" 2>&1; code=$?
 check "a second apply exits 0" "$code" 0
 check "a second apply sends no mutation" "$(mutations)" 0
 check "a second apply says nothing changes" "$(grep -c 'Nothing to change' "$work/again.txt")" 1

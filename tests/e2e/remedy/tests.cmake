@@ -7,3 +7,15 @@ if(TARGET fakekube AND TARGET kubectl-gpuslice)
       --scenario ${PROJECT_SOURCE_DIR}/tests/fixtures/scenarios/eks-gpu-incident.yaml)
   set_tests_properties(e2e_remedy_apply_undo PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77 LABELS "e2e")
 endif()
+
+# The Done-when sequence under `fakekube --simulate` (tests/e2e/remedy/sim_apply.sh), one test
+# per variant of the plugin install and per failure mode.
+if(TARGET fakekube AND TARGET kubectl-gpuslice)
+  foreach(variant IN ITEMS helm static replace operator rbac fault sigint)
+    add_test(NAME e2e_remedy_sim_apply_${variant}
+      COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/sim_apply.sh
+        --gpuslice $<TARGET_FILE:kubectl-gpuslice> --fakekube $<TARGET_FILE:fakekube>
+        --scenario ${PROJECT_SOURCE_DIR}/tests/fixtures/scenarios/eks-gpu-incident-sim.yaml --case ${variant})
+    set_tests_properties(e2e_remedy_sim_apply_${variant} PROPERTIES TIMEOUT 180 SKIP_RETURN_CODE 77 LABELS "e2e")
+  endforeach()
+endif()

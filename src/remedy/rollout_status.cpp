@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: Apache-2.0
+// What `apply --wait` still waits for, judged from a snapshot with the verify checks plus the
+// plugin DaemonSets' rollout status (a Ready old pod is not the new config in effect).
+#include <fmt/format.h>
+
+#include <gpuslice/remedy/verify.hpp>
+
+namespace gpuslice::remedy {
+
+namespace {
+
+bool daemonset_rolled_out(const model::DaemonSet& ds) {
+  const model::DaemonSetStatus& s = ds.status;
+  return s.observed_generation >= ds.meta.generation && s.desired_number_scheduled > 0 &&
+         s.updated_number_scheduled >= s.desired_number_scheduled &&
+         s.number_available >= s.desired_number_scheduled;
+}
+
+} // namespace
+
+std::string RolloutStatus::line(int replicas) const {
+  return fmt::format("plugin rollout {}/{}, GPU nodes advertising × {}: {}/{}, GPU pods Pending: {}",
+                     daemonsets_rolled_out, plugin_daemonsets, replicas, nodes_advertising, gpu_nodes,
+                     gpu_pods_pending);
+}
+
+RolloutStatus rollout_status(const Snapshot& snapshot, const VerifyOptions& options) {
+  RolloutStatus status;
+  for (const model::DaemonSet& ds : snapshot.daemonsets) {
+    if (model::recognise_gpu_addon(ds) != model::GpuAddon::device_plugin) continue;
+    ++status.plugin_daemonsets;
+    if (daemonset_rolled_out(ds)) {
+      ++status.daemonsets_rolled_out;
+    } else if (ds.status.observed_generation < ds.meta.generation) {
+      status.waiting_for.push_back(fmt::format("daemonset/{}/{}: its controller has not acted on generation {} yet",
+                                               ds.meta.ns, ds.meta.name, ds.meta.generation));
+    } else {
+      status.waiting_for.push_back(fmt::format(
+          "daemonset/{}/{} rolling out: {} of {} pod(s) updated, {} available", ds.meta.ns, ds.meta.name,
+          ds.status.updated_number_scheduled, ds.status.desired_number_scheduled, ds.status.number_available));
+    }
+  }
+  const VerifyReport report = verify(snapshot, options);
+  for (const CheckRow& row : report.rows) {
+    const bool failed = row.result == CheckResult::fail;
+    if (row.check == k_check_allocatable) {
+      ++status.gpu_nodes;
+      if (!failed) ++status.nodes_advertising;
+    } else if (row.check == k_check_pending_scheduled && failed) {
+      ++status.gpu_pods_pending;
+    } else if (row.check != k_check_plugin_ready) {
+      continue; // labels, taints, the autoscaler template: not what the rollout waits for
+    }
+    if (failed) status.waiting_for.push_back(fmt::format("{} {}: {} (want {})", row.check, row.object, row.actual, row.expected));
+  }
+  return status;
+}
+
+} // namespace gpuslice::remedy

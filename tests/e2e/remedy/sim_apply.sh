@@ -1,0 +1,346 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# The runbook's incident end to end under `fakekube --simulate` (issue 6, "Done when"):
+# diagnose names the causes → apply --dry-run=client sends no mutation → --dry-run=server sends
+# only dryRun=All mutations → apply --yes waits until every formerly Pending GPU pod runs and
+# each GPU node advertises physical × 4 → verify exit 0 → diagnose exit 0 → apply again sends no
+# mutation → undo → the objects apply touched equal the start (jq, ignoring what the server
+# and the simulation own). Variants (--case), each from the same base scenario:
+#   helm      the incident as it is: a Helm-installed plugin, re-pointed in place
+#   static    eksctl's static DaemonSet in kube-system, re-pointed in place
+#   replace   the Helm release replaced by a native install (--strategy replace); undo re-creates it
+#   operator  a GPU Operator plugin: its ClusterPolicy is patched, its DaemonSet never touched
+#   rbac      a user who may not update DaemonSets: exit 3, the permission named, nothing sent
+#   fault     the API refuses the user's token after the first change: exit 4, then undo restores
+#   sigint    SIGINT after the first change: exit 4 with the undo command, then undo restores
+#   sim_apply.sh --gpuslice BIN --fakekube BIN --scenario FILE [--case NAME]
+set -uo pipefail
+
+case_name=helm
+while (($#)); do
+  case $1 in
+    --gpuslice) gpuslice=$2; shift 2 ;;
+    --fakekube) fakekube=$2; shift 2 ;;
+    --scenario) scenario=$2; shift 2 ;;
+    --case) case_name=$2; shift 2 ;;
+    *) echo "unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+command -v kubectl >/dev/null && command -v jq >/dev/null && python3 -c 'import yaml' 2>/dev/null ||
+  { echo "kubectl, jq and python3-yaml are needed"; exit 77; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/gpuslice-sim-apply-XXXXXX")
+pid=
+cleanup() {
+  [[ -n $pid ]] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# The variant's scenario, generated from the base one (shape 2: users, faults, simulation).
+python3 - "$scenario" "$work/scenario.json" "$case_name" <<'PY'
+import json, sys, yaml
+base = yaml.safe_load(open(sys.argv[1]))
+case = sys.argv[3]
+objects = base["objects"]
+helm_plugin = {"nvdp-nvidia-device-plugin", "nvdp-nvidia-device-plugin-mps-control-daemon"}
+
+def owned_by_helm_plugin(o):
+    return any(r.get("kind") == "DaemonSet" and r.get("name") in helm_plugin
+               for r in o.get("metadata", {}).get("ownerReferences", []))
+
+def without_helm_plugin(objs):
+    return [o for o in objs
+            if not (o["kind"] == "DaemonSet" and o["metadata"]["name"] in helm_plugin)
+            and not (o["kind"] == "Secret" and o["metadata"]["name"].startswith("sh.helm.release.v1.nvdp."))
+            and not owned_by_helm_plugin(o)]
+
+def plugin_pod_spec():
+    return {"priorityClassName": "system-node-critical",
+            "tolerations": [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}],
+            "containers": [{"name": "nvidia-device-plugin-ctr", "image": "nvcr.io/nvidia/k8s-device-plugin:v0.19.0",
+                            "env": [{"name": "FAIL_ON_INIT_ERROR", "value": "false"}],
+                            "securityContext": {"allowPrivilegeEscalation": False, "capabilities": {"drop": ["ALL"]}},
+                            "volumeMounts": [{"name": "device-plugin", "mountPath": "/var/lib/kubelet/device-plugins"}]}],
+            "volumes": [{"name": "device-plugin", "hostPath": {"path": "/var/lib/kubelet/device-plugins"}}]}
+
+if case == "static":  # eksctl's manifest (pkg/addons/assets/nvidia-device-plugin.yaml)
+    objects = without_helm_plugin(objects)
+    spec = plugin_pod_spec()
+    spec["nodeSelector"] = {"k8s.amazonaws.com/accelerator": "nvidia-tesla-t4"}
+    objects.append({"apiVersion": "apps/v1", "kind": "DaemonSet",
+                    "metadata": {"name": "nvidia-device-plugin-daemonset", "namespace": "kube-system"},
+                    "spec": {"selector": {"matchLabels": {"name": "nvidia-device-plugin-ds"}},
+                             "updateStrategy": {"type": "RollingUpdate"},
+                             "template": {"metadata": {"labels": {"name": "nvidia-device-plugin-ds"}}, "spec": spec}}})
+elif case == "operator":  # the GPU Operator's DaemonSet, owned by its ClusterPolicy
+    objects = without_helm_plugin(objects)
+    uid = "3f1d0e4a-0000-4000-8000-00000000c001"
+    objects.append({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "gpu-operator"}})
+    objects.append({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+                    "metadata": {"name": "clusterpolicies.nvidia.com"},
+                    "spec": {"group": "nvidia.com", "scope": "Cluster",
+                             "names": {"plural": "clusterpolicies", "singular": "clusterpolicy",
+                                       "kind": "ClusterPolicy", "shortNames": ["cp"]},
+                             "versions": [{"name": "v1", "served": True, "storage": True,
+                                           "subresources": {"status": {}}}]}})
+    objects.append({"apiVersion": "nvidia.com/v1", "kind": "ClusterPolicy",
+                    "metadata": {"name": "cluster-policy", "uid": uid},
+                    "spec": {"devicePlugin": {"enabled": True}},
+                    "status": {"state": "ready", "namespace": "gpu-operator"}})
+    spec = plugin_pod_spec()
+    spec["containers"][0]["name"] = "nvidia-device-plugin"
+    spec["nodeSelector"] = {"k8s.amazonaws.com/accelerator": "nvidia-tesla-t4"}
+    objects.append({"apiVersion": "apps/v1", "kind": "DaemonSet",
+                    "metadata": {"name": "nvidia-device-plugin-daemonset", "namespace": "gpu-operator",
+                                 "labels": {"app": "nvidia-device-plugin-daemonset"},
+                                 "ownerReferences": [{"apiVersion": "nvidia.com/v1", "kind": "ClusterPolicy",
+                                                      "name": "cluster-policy", "uid": uid, "controller": True,
+                                                      "blockOwnerDeletion": True}]},
+                    "spec": {"selector": {"matchLabels": {"app": "nvidia-device-plugin-daemonset"}},
+                             "updateStrategy": {"type": "RollingUpdate"},
+                             "template": {"metadata": {"labels": {"app": "nvidia-device-plugin-daemonset"}},
+                                          "spec": spec}}})
+# A user who may read everything and write everything apply writes except DaemonSets.
+objects.append({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
+                "metadata": {"name": "no-daemonsets"},
+                "rules": [{"apiGroups": ["*"], "resources": ["*"], "verbs": ["get", "list", "watch"]},
+                          {"apiGroups": [""], "resources": ["nodes", "configmaps", "namespaces"],
+                           "verbs": ["create", "update", "patch"]},
+                          {"apiGroups": ["apps"], "resources": ["deployments", "statefulsets"],
+                           "verbs": ["create", "update", "patch"]}]})
+objects.append({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding",
+                "metadata": {"name": "no-daemonsets"},
+                "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "no-daemonsets"},
+                "subjects": [{"kind": "User", "name": "limited"}]})
+out = {k: v for k, v in base.items() if k != "objects"}
+out["objects"] = objects
+out["users"] = [{"name": "admin", "groups": ["system:masters"], "clientCertificate": True},
+                {"name": "flaky", "groups": ["system:masters"], "token": "flaky-e2e-token"},
+                {"name": "limited", "token": "limited-e2e-token"}]
+json.dump(out, open(sys.argv[2], "w"))
+PY
+[[ -s $work/scenario.json ]] || { echo "cannot build the scenario"; exit 1; }
+
+start_fakekube() { # start_fakekube SCENARIO
+  rm -f "$work/url"
+  "$fakekube" --scenario "$1" --simulate=50 --kubeconfig-out "$work/kubeconfig" --user admin --auth client-cert \
+    --request-log "$work/requests.jsonl" >"$work/url" 2>"$work/fakekube.err" &
+  pid=$!
+  for _ in $(seq 200); do [[ -s $work/url ]] && break; sleep 0.05; done
+  [[ -s $work/url ]] || { echo "fakekube did not start: $(cat "$work/fakekube.err")"; exit 1; }
+  k config set-credentials flaky --token flaky-e2e-token >/dev/null
+  k config set-credentials limited --token limited-e2e-token >/dev/null
+}
+stop_fakekube() { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; pid=; }
+
+passed=0 failed=0
+check() { # check NAME ACTUAL EXPECTED
+  if [[ $2 == "$3" ]]; then passed=$((passed + 1)); echo "ok   $1"; else
+    failed=$((failed + 1)); echo "FAIL $1"; echo "  expected: $3"; echo "  actual:   $2"; fi
+}
+k() { KUBECONFIG=$work/kubeconfig kubectl "$@"; }
+gs() { NO_COLOR=1 HOME=$work/home KUBECONFIG=$work/kubeconfig "$gpuslice" "$@"; }
+# Requests of our binary that change something (SelfSubjectAccessReviews only ask).
+mutations() {
+  jq -s '[.[] | select(.method != "GET" and (.path | contains("selfsubjectaccessreviews") | not))] | length' \
+    "$work/requests.jsonl"
+}
+# The objects apply touches, as kubectl shows them, without what the server and the
+# simulation own: resourceVersion, managedFields, generation, timestamps, uid, status, the
+# controllers' revision annotations, and the GFD/plugin node labels the simulation writes.
+dump() {
+  local kinds=nodes,configmaps,deployments,statefulsets,daemonsets,serviceaccounts,clusterroles,clusterrolebindings
+  [[ $case_name == operator ]] && kinds=$kinds,clusterpolicies
+  {
+    k get "$kinds" -A -o json
+    k get secrets -A -o json
+  } | jq -S -s '[.[].items[]
+      | select(.kind != "Secret" or .type == "helm.sh/release.v1")
+      | select((.kind != "ClusterRole" and .kind != "ClusterRoleBinding") or (.metadata.name | test("nvidia|nvdp")))
+      | del(.status, .metadata.resourceVersion, .metadata.managedFields, .metadata.generation, .metadata.uid,
+            .metadata.creationTimestamp, .metadata.annotations["deprecated.daemonset.template.generation"],
+            .metadata.annotations["deployment.kubernetes.io/revision"],
+            .metadata.annotations["cluster-autoscaler.kubernetes.io/last-updated"],
+            .metadata.ownerReferences[]?.uid)
+      | if .kind == "Node" then .metadata.labels |= with_entries(select((.key | test("^nvidia.com/(gpu|cuda|gfd|mig|mps)") | not)
+                                   or .key == "nvidia.com/gpu.present")) else . end
+      | if .kind == "ConfigMap" and .metadata.name == "cluster-autoscaler-status" then del(.data) else . end
+      | if (.metadata.annotations // {}) == {} then del(.metadata.annotations) else . end]'
+}
+gpu_allocatable() {
+  k get nodes -l k8s.amazonaws.com/accelerator -o jsonpath='{range .items[*]}{.status.allocatable.nvidia\.com/gpu}{" "}{end}'
+}
+pending_gpu_pods() {
+  k get pods -A -o json | jq -r '[.items[] | select(.status.phase == "Pending") |
+    select([.spec.containers[].resources.limits["nvidia.com/gpu"] // empty] | length > 0)] | length'
+}
+# eventually NAME EXPECTED CMD...: retries CMD for up to 20 s until it prints EXPECTED.
+eventually() {
+  local name=$1 expected=$2 actual=""
+  shift 2
+  for _ in $(seq 100); do
+    actual=$("$@" 2>&1)
+    [[ $actual == "$expected" ]] && break
+    sleep 0.2
+  done
+  check "$name" "$actual" "$expected"
+}
+# The cluster at rest before the run: the plugin rolled out, the simulation's first writes done.
+settle() {
+  eventually "[$case_name] the incident: nodes advertise 1 GPU each" "1 1 1 " gpu_allocatable
+  sleep 1
+}
+
+full_run() { # the Done-when sequence; $1 = extra apply flags
+  local extra=("$@")
+  start_fakekube "$work/scenario.json"
+  settle
+  dump >"$work/start.json" || { echo "kubectl cannot read fakekube"; exit 1; }
+  check "[$case_name] GPU pods are Pending at the start" "$(pending_gpu_pods)" 4
+
+  gs diagnose >"$work/diagnose.txt" 2>&1; code=$?
+  check "[$case_name] diagnose exits 1" "$code" 1
+  check "[$case_name] diagnose names time-slicing disabled (GS300)" "$(grep -c 'GS300' "$work/diagnose.txt" | tr -d ' ' | sed 's/^[1-9][0-9]*$/yes/')" yes
+
+  : >"$work/requests.jsonl"
+  gs apply --replicas 4 --dry-run=client "${extra[@]}" >"$work/dry.txt" 2>&1; code=$?
+  check "[$case_name] apply --dry-run=client exits 0" "$code" 0
+  check "[$case_name] client dry run sends no mutation" "$(mutations)" 0
+
+  : >"$work/requests.jsonl"
+  gs apply --replicas 4 --dry-run=server "${extra[@]}" >"$work/server.txt" 2>&1; code=$?
+  check "[$case_name] apply --dry-run=server exits 0" "$code" 0
+  local sent all
+  sent=$(mutations)
+  all=$(jq -s '[.[] | select(.method != "GET" and (.path | contains("selfsubjectaccessreviews") | not))
+                | select(.query | contains("dryRun=All"))] | length' "$work/requests.jsonl")
+  check "[$case_name] server dry run: every mutation carries dryRun=All" "$all" "$sent"
+  check "[$case_name] server dry run: the plan's mutations were sent" "$([[ $sent -gt 0 ]] && echo yes)" yes
+  check "[$case_name] server dry run leaves the objects as they were" \
+    "$(dump | diff - "$work/start.json" >/dev/null && echo same)" same
+
+  : >"$work/requests.jsonl"
+  local t0=$SECONDS
+  gs apply --replicas 4 --yes --timeout 60s "${extra[@]}" >"$work/apply.txt" 2>"$work/apply.err"; code=$?
+  echo "     apply --yes (with --wait) took $((SECONDS - t0)) s"
+  check "[$case_name] apply --yes exits 0 after waiting" "$code" 0
+  [[ $code == 0 ]] || { cat "$work/apply.txt" "$work/apply.err"; }
+  check "[$case_name] apply says time-slicing is in effect" "$(grep -c 'Time-slicing is in effect' "$work/apply.err")" 1
+  check "[$case_name] every GPU node advertises 4" "$(gpu_allocatable)" "4 4 4 "
+  check "[$case_name] no GPU pod is Pending" "$(pending_gpu_pods)" 0
+  cp "$work/requests.jsonl" "$work/apply-requests.jsonl"
+
+  gs verify --replicas 4 >"$work/verify.txt" 2>&1; code=$?
+  check "[$case_name] verify --replicas 4 exits 0" "$code" 0
+  [[ $code == 0 ]] || cat "$work/verify.txt"
+  gs diagnose >"$work/diagnose2.txt" 2>&1; code=$?
+  check "[$case_name] diagnose exits 0 after apply" "$code" 0
+  [[ $code == 0 ]] || cat "$work/diagnose2.txt"
+
+  : >"$work/requests.jsonl"
+  gs apply --replicas 4 --yes "${extra[@]}" >"$work/again.txt" 2>&1; code=$?
+  check "[$case_name] a second apply exits 0" "$code" 0
+  check "[$case_name] a second apply sends no mutation" "$(mutations)" 0
+  check "[$case_name] a second apply plans no change" "$(grep -c 'Nothing to change' "$work/again.txt")" 1
+
+  gs undo --yes >"$work/undo.txt" 2>&1; code=$?
+  check "[$case_name] undo exits 0" "$code" 0
+  [[ $code == 0 ]] || cat "$work/undo.txt"
+  # The simulation rolls the workloads back; compare once it has.
+  local same=""
+  for _ in $(seq 50); do
+    dump >"$work/end.json"
+    diff "$work/start.json" "$work/end.json" >"$work/end.diff" && { same=same; break; }
+    sleep 0.2
+  done
+  check "[$case_name] undo: the objects equal the start" "$same" same
+  [[ -z $same ]] && head -40 "$work/end.diff"
+}
+
+case $case_name in
+  helm | static)
+    full_run
+    ;;
+  replace)
+    full_run --strategy replace
+    check "[replace] the Helm DaemonSet was deleted during apply" \
+      "$(jq -s '[.[] | select(.method == "DELETE" and (.path | endswith("/daemonsets/nvdp-nvidia-device-plugin")))] | length' \
+        "$work/apply-requests.jsonl")" 1
+    check "[replace] the release Secret was deleted during apply" \
+      "$(jq -s '[.[] | select(.method == "DELETE" and (.path | contains("sh.helm.release.v1.nvdp")))] | length' \
+        "$work/apply-requests.jsonl")" 1
+    ;;
+  operator)
+    full_run
+    check "[operator] the ClusterPolicy was patched" \
+      "$(jq -s '[.[] | select(.method != "GET" and (.path | contains("clusterpolicies/cluster-policy")))] | length' \
+        "$work/apply-requests.jsonl")" 1
+    check "[operator] its DaemonSet was never written by us" \
+      "$(jq -s '[.[] | select(.method != "GET" and (.path | contains("daemonsets")))] | length' "$work/apply-requests.jsonl")" 0
+    ;;
+  rbac)
+    start_fakekube "$work/scenario.json"
+    settle
+    dump >"$work/start.json"
+    : >"$work/requests.jsonl"
+    gs apply --replicas 4 --yes --user limited >"$work/rbac.txt" 2>"$work/rbac.err"; code=$?
+    check "[rbac] apply without RBAC for the plugin step exits 3" "$code" 3
+    check "[rbac] the missing permission is named" \
+      "$(grep -c 'update daemonsets.apps in nvidia-device-plugin' "$work/rbac.err")" 1
+    check "[rbac] nothing is sent" "$(mutations)" 0
+    check "[rbac] the objects are as they were" "$(dump | diff - "$work/start.json" >/dev/null && echo same)" same
+    ;;
+  fault)
+    # Calibrate: how many requests the user sends up to and including apply's first change.
+    start_fakekube "$work/scenario.json"
+    settle
+    : >"$work/requests.jsonl"
+    gs apply --replicas 4 --yes --no-wait --user flaky >/dev/null 2>&1
+    first=$(jq -s '[.[] | select(.user == "flaky")] | (map(.method != "GET" and (.path | contains("selfsubjectaccessreviews") | not)) | index(true)) + 1' \
+      "$work/requests.jsonl")
+    stop_fakekube
+    # The token now expires right after that change: the next request of the run is refused.
+    jq --argjson n "$first" '.faults = {tokenTtlRequests: $n}' "$work/scenario.json" >"$work/fault.json"
+    start_fakekube "$work/fault.json"
+    settle
+    dump >"$work/start.json"
+    : >"$work/requests.jsonl"
+    gs apply --replicas 4 --yes --no-wait --user flaky >"$work/fault.txt" 2>"$work/fault.err"; code=$?
+    check "[fault] apply cut off after its first change exits 4" "$code" 4
+    check "[fault] it made exactly one change" "$(jq -s '[.[] | select(.status < 300 and .method != "GET" and (.path | contains("selfsubjectaccessreviews") | not))] | length' "$work/requests.jsonl")" 1
+    check "[fault] the undo command is printed" "$(grep -c 'undo --journal' "$work/fault.err")" 1
+    gs undo --yes >"$work/undo.txt" 2>&1; code=$?
+    check "[fault] undo (as another user) exits 0" "$code" 0
+    check "[fault] undo restores the objects" "$(dump | diff - "$work/start.json" >/dev/null && echo same)" same
+    ;;
+  sigint)
+    # Every answer 150 ms late, so the run is still going when SIGINT comes after its first
+    # change; a script's background job starts with SIGINT ignored, which must not matter.
+    jq '.faults = {latencyMs: 150}' "$work/scenario.json" >"$work/slow.json"
+    start_fakekube "$work/slow.json"
+    settle
+    dump >"$work/start.json"
+    : >"$work/requests.jsonl"
+    # A simple command, not the gs function: $! must be the binary itself, not a subshell
+    # (a subshell would take the signal, wait for the binary and exit 0).
+    NO_COLOR=1 HOME=$work/home KUBECONFIG=$work/kubeconfig "$gpuslice" apply --replicas 4 --yes --no-wait \
+      >"$work/int.txt" 2>"$work/int.err" &
+    apply_pid=$!
+    changed() { jq -s '[.[] | select(.status < 300 and .method != "GET" and (.path | contains("selfsubjectaccessreviews") | not))] | length' "$work/requests.jsonl"; }
+    for _ in $(seq 300); do [[ $(changed) -ge 1 ]] && break; sleep 0.05; done
+    kill -INT "$apply_pid"
+    wait "$apply_pid"; code=$?
+    check "[sigint] apply interrupted by SIGINT exits 4" "$code" 4
+    check "[sigint] it stopped before its last change" "$([[ $(changed) -lt 4 ]] && echo yes)" yes
+    check "[sigint] the undo command is printed" "$(grep -c 'undo --journal' "$work/int.err")" 1
+    gs undo --yes >"$work/undo.txt" 2>&1; code=$?
+    check "[sigint] undo exits 0" "$code" 0
+    check "[sigint] undo restores the objects" "$(dump | diff - "$work/start.json" >/dev/null && echo same)" same
+    ;;
+  *) echo "unknown case $case_name"; exit 2 ;;
+esac
+stop_fakekube
+
+echo "$passed passed, $failed failed"
+((failed == 0))
