@@ -180,3 +180,21 @@ TEST_CASE("remedy::rollout_status") {
   CHECK(waiting.daemonsets_rolled_out == 0);
   CHECK(waiting.line(4).find("plugin rollout 0/1") != std::string::npos);
 }
+
+TEST_CASE("remedy::helm_install_argv: the corrected chart and values, no shell") {
+  Snapshot s;
+  s.nodes.push_back(NodeBuilder("gpu-a").instance_type("g4dn.xlarge").gpus(1).build());
+  remedy::PluginStepOptions options;
+  CHECK(remedy::helm_install_argv(s, four_replicas(), options).empty()); // native: no helm
+  options.helm_installer = true;
+  const std::vector<std::string> argv = remedy::helm_install_argv(s, four_replicas(), options);
+  CHECK(argv == std::vector<std::string>{"helm", "upgrade", "--install", "nvdp", "nvidia-device-plugin", "--repo",
+                                         "https://nvidia.github.io/k8s-device-plugin", "--version", "0.20.0",
+                                         "--namespace", "nvidia-device-plugin", "--set",
+                                         "config.name=time-slicing-config", "--set", "config.default=any"});
+  // The plan then creates nothing through the API and says what helm will do.
+  const remedy::Step step = remedy::plan_plugin_install(s, four_replicas(), options);
+  CHECK(step.changes.empty());
+  REQUIRE_FALSE(step.notes.empty());
+  CHECK(step.notes.front().find("helm upgrade --install nvdp nvidia-device-plugin") != std::string::npos);
+}
