@@ -17,10 +17,10 @@ SHOWN = {"diagnose-live": "`diagnose -A -o json` (live)", "diagnose-file": "`dia
          "a:kubectl": "a: kubectl workflow", "b:curl": "b: curl, diagnose's URLs", "c:parse-floor": "c: simdjson parse floor"}
 
 
-def machine():
+def machine(source):
     cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
     mem = next((int(l.split()[1]) // 1024 // 1024 for l in open("/proc/meminfo") if l.startswith("MemTotal")), 0)
-    commit = subprocess.run(["git", "-C", os.path.dirname(__file__), "rev-parse", "--short", "HEAD"],
+    commit = subprocess.run(["git", "-C", source or os.path.dirname(__file__), "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip()
     return (f"{os.cpu_count()} cores ({cpu}), {mem} GiB, Linux {platform.release()}; "
             f"commit {commit}; {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC")
@@ -70,10 +70,11 @@ def main():
     parser.add_argument("--sizes", required=True)
     parser.add_argument("--results", required=True)
     parser.add_argument("--label", required=True, help="replaces the block of an earlier run with this label")
+    parser.add_argument("--source", help="the source tree the binaries were built from (its commit is reported)")
     args = parser.parse_args()
     text, scen = table(args.raw, args.sizes)
     runs = max(int(l.split("\t")[2]) for l in open(args.raw))
-    block = (f"### Sizes {args.label}\n\nMachine: {machine()}.\nScenarios: {scen}.\nMedian of up to {runs} alternating runs per command; "
+    block = (f"### Sizes {args.label}\n\nMachine: {machine(args.source)}.\nScenarios: {scen}.\nMedian of up to {runs} alternating runs per command; "
              f"MB is what the client received (gzip as negotiated), measured by replaying its URLs with curl.\n\n{text}\n")
     print(block)
     begin, end = f"<!-- bench {args.label} begin -->", f"<!-- bench {args.label} end -->"
