@@ -155,7 +155,7 @@ TEST_CASE("cli: no secret in any output, log level, snapshot or journal") {
   run({"diagnose", "-v", "10"}, kubeconfig, 1); // bodies uncut
 
   // A real apply writes the journal; undo --dry-run reads it back.
-  run({"apply", "--replicas", "4", "--yes", "-v", "8", "--journal-dir", journal_dir}, kubeconfig, 0);
+  run({"apply", "--replicas", "4", "--yes", "--no-wait", "-v", "8", "--journal-dir", journal_dir}, kubeconfig, 0);
   std::vector<fs::path> journals;
   for (const fs::directory_entry& entry : fs::directory_iterator(journal_dir)) journals.push_back(entry.path());
   REQUIRE(journals.size() == 1);
