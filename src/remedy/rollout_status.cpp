@@ -3,17 +3,43 @@
 // plugin DaemonSets' rollout status (a Ready old pod is not the new config in effect).
 #include <fmt/format.h>
 
+#include <gpuslice/model/addons.hpp>
+#include <gpuslice/model/gpu.hpp>
 #include <gpuslice/remedy/verify.hpp>
 
 namespace gpuslice::remedy {
 
 namespace {
 
-bool daemonset_rolled_out(const model::DaemonSet& ds) {
+// Every GPU node (plugin not on the host) has a Ready pod of `ds` from its current template.
+// eksctl's static manifest has no node selector and its pods crash-loop on CPU nodes for good
+// (no GPU to initialise), so the DaemonSet's own counters never reach desired there: judged by
+// them alone, apply would wait out its timeout for pods that advertise nothing anyway.
+bool gpu_node_pods_current(const Snapshot& snapshot, const model::DaemonSet& ds) {
+  const std::string generation = std::to_string(ds.meta.generation);
+  bool any = false;
+  for (const model::Node& node : snapshot.nodes) {
+    if (!model::is_gpu_node(node) || model::runs_host_device_plugin(node)) continue;
+    bool current = false;
+    for (const model::Pod& pod : snapshot.pods) {
+      const model::OwnerReference* owner = pod.meta.controller();
+      if (pod.spec.node_name != node.name() || pod.meta.ns != ds.meta.ns || !owner || owner->kind != "DaemonSet" ||
+          owner->name != ds.meta.name)
+        continue;
+      current = current || (pod.meta.label("pod-template-generation") == generation && pod.is_ready());
+    }
+    if (!current) return false;
+    any = true;
+  }
+  return any;
+}
+
+bool daemonset_rolled_out(const Snapshot& snapshot, const model::DaemonSet& ds) {
   const model::DaemonSetStatus& s = ds.status;
-  return s.observed_generation >= ds.meta.generation && s.desired_number_scheduled > 0 &&
-         s.updated_number_scheduled >= s.desired_number_scheduled &&
-         s.number_available >= s.desired_number_scheduled;
+  if (s.observed_generation < ds.meta.generation) return false;
+  const bool all_pods = s.desired_number_scheduled > 0 && s.updated_number_scheduled >= s.desired_number_scheduled &&
+                        s.number_available >= s.desired_number_scheduled;
+  return all_pods || gpu_node_pods_current(snapshot, ds);
 }
 
 } // namespace
@@ -29,7 +55,7 @@ RolloutStatus rollout_status(const Snapshot& snapshot, const VerifyOptions& opti
   for (const model::DaemonSet& ds : snapshot.daemonsets) {
     if (model::recognise_gpu_addon(ds) != model::GpuAddon::device_plugin) continue;
     ++status.plugin_daemonsets;
-    if (daemonset_rolled_out(ds)) {
+    if (daemonset_rolled_out(snapshot, ds)) {
       ++status.daemonsets_rolled_out;
     } else if (ds.status.observed_generation < ds.meta.generation) {
       status.waiting_for.push_back(fmt::format("daemonset/{}/{}: its controller has not acted on generation {} yet",

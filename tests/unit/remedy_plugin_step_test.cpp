@@ -198,3 +198,38 @@ TEST_CASE("remedy::helm_install_argv: the corrected chart and values, no shell")
   REQUIRE_FALSE(step.notes.empty());
   CHECK(step.notes.front().find("helm upgrade --install nvdp nvidia-device-plugin") != std::string::npos);
 }
+
+TEST_CASE("remedy::rollout_status judges the plugin by its pods on GPU nodes, not on CPU nodes") {
+  // eksctl's static manifest: no node selector, so a pod on each CPU node crash-loops for good
+  // and the DaemonSet's counters never reach desired (3 desired, 1 available).
+  Snapshot s;
+  s.nodes.push_back(NodeBuilder("gpu-a").instance_type("g4dn.xlarge").gpus(4).build());
+  s.nodes.push_back(NodeBuilder("cpu-a").instance_type("m5.xlarge").build());
+  s.nodes.push_back(NodeBuilder("cpu-b").instance_type("m5.xlarge").build());
+  DaemonSetBuilder ds("kube-system", "nvidia-device-plugin-daemonset");
+  ds.container("nvidia-device-plugin-ctr", k_step_image).status(3, 1);
+  s.daemonsets.push_back(ds.build());
+  auto plugin_pod = [](const std::string& node, const std::string& generation) {
+    PodBuilder pod("kube-system", "nvidia-device-plugin-daemonset-" + node);
+    pod.owner("DaemonSet", "nvidia-device-plugin-daemonset").label("pod-template-generation", generation);
+    pod.container("nvidia-device-plugin-ctr", k_step_image);
+    return pod;
+  };
+  s.pods.push_back(plugin_pod("cpu-a", "1").node_name("cpu-a").waiting("CrashLoopBackOff", 7).build());
+  s.pods.push_back(plugin_pod("cpu-b", "1").node_name("cpu-b").waiting("CrashLoopBackOff", 7).build());
+  remedy::VerifyOptions options;
+  options.replicas = 4;
+
+  SUBCASE("the GPU node's pod runs the current template: rolled out") {
+    s.pods.push_back(plugin_pod("gpu-a", "1").running_on("gpu-a").build());
+    CHECK(remedy::rollout_status(s, options).daemonsets_rolled_out == 1);
+  }
+  SUBCASE("the GPU node's pod is from an older template: still rolling out") {
+    s.pods.push_back(plugin_pod("gpu-a", "0").running_on("gpu-a").build());
+    CHECK(remedy::rollout_status(s, options).daemonsets_rolled_out == 0);
+  }
+  SUBCASE("the GPU node's pod is not Ready: still rolling out") {
+    s.pods.push_back(plugin_pod("gpu-a", "1").node_name("gpu-a").waiting("CrashLoopBackOff", 1).build());
+    CHECK(remedy::rollout_status(s, options).daemonsets_rolled_out == 0);
+  }
+}
