@@ -70,8 +70,14 @@ check "a dead server: nothing but the directive" "$out" ":4"
 check "a dead server: silent" "$(cat "$work/dead.err")" ""
 check "a dead server: quick (< 5 s)" "$(( $(date +%s) - start < 5 ))" 1
 
-# Real kubectl (1.26+) dispatching to the plugin's completion executable.
-if kubectl __complete gpuslice dia 2>/dev/null | grep -q '^diagnose'; then
+# Real kubectl (1.26+) dispatching to the plugin's completion executable. A few tries: on a
+# loaded machine a sanitizer build's first run was seen to give kubectl no answer in time.
+dispatched=no
+for _ in 1 2 3 4 5; do
+  kubectl __complete gpuslice dia 2>/dev/null | grep -q '^diagnose' && { dispatched=yes; break; }
+  sleep 1
+done
+if [[ $dispatched == yes ]]; then
   check "kubectl __complete gpuslice dia" "$(kubectl __complete gpuslice dia 2>/dev/null | cut -f1 | head -1)" diagnose
   check "kubectl __complete gpuslice status -n (cluster namespaces)" \
     "$(kubectl __complete gpuslice status -n m 2>/dev/null | cut -f1 | head -1)" ml
