@@ -7,46 +7,25 @@
 # is there, next to apply's (after apply) or without them (after undo).
 #   concurrent_writer.sh --gpuslice BIN --fakekube BIN --scenario FILE
 set -uo pipefail
-while (($#)); do
-  case $1 in
-    --gpuslice) gpuslice=$2; shift 2 ;;
-    --fakekube) fakekube=$2; shift 2 ;;
-    --scenario) scenario=$2; shift 2 ;;
-    *) echo "unknown argument $1" >&2; exit 2 ;;
-  esac
-done
+source "$(dirname "$0")/../lib/harness.sh"
+harness_args "gpuslice fakekube scenario" "$@"
 command -v kubectl >/dev/null && command -v jq >/dev/null || { echo "kubectl and jq are needed"; exit 77; }
+harness_workdir writer
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/gpuslice-writer-XXXXXX")
-pid= writer_pid=
-cleanup() {
-  [[ -n $writer_pid ]] && kill "$writer_pid" 2>/dev/null
-  [[ -n $pid ]] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-python3 - "$scenario" "$work/scenario.json" <<'PY'
-import json, sys, yaml
-objects = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d]
+slow_scenario "$scenario" "$work/scenario.json" 120
 # gpu-inference's pods without the toleration EKS's admission adds: apply must patch that
 # Deployment's template, which the writer changes too.
-for o in objects:
+python3 - "$work/scenario.json" <<'PY'
+import json, sys
+scenario = json.load(open(sys.argv[1]))
+for o in scenario["objects"]:
     if o.get("kind") == "Pod" and o["metadata"]["name"].startswith("gpu-inference-"):
         spec = o["spec"]
         spec["tolerations"] = [t for t in spec.get("tolerations", []) if t.get("key") != "nvidia.com/gpu"]
-users = [{"name": "admin", "groups": ["system:masters"], "token": "admin-writer-token"}]
-json.dump({"users": users, "faults": {"latencyMs": 120}, "objects": objects}, open(sys.argv[2], "w"))
+json.dump(scenario, open(sys.argv[1], "w"))
 PY
-"$fakekube" --scenario "$work/scenario.json" --kubeconfig-out "$work/kubeconfig" --user admin \
-  --request-log "$work/requests.jsonl" >"$work/url" 2>"$work/fakekube.err" &
-pid=$!
-for _ in $(seq 200); do [[ -s $work/url ]] && break; sleep 0.05; done
-[[ -s $work/url ]] || { echo "fakekube did not start: $(cat "$work/fakekube.err")"; exit 1; }
+start_fakekube "$work/scenario.json"
 
-passed=0 failed=0
-check() { if [[ $2 == "$3" ]]; then passed=$((passed + 1)); echo "ok   $1"; else
-  failed=$((failed + 1)); echo "FAIL $1"; echo "  expected: $3"; echo "  actual:   $2"; fi; }
 k() { KUBECONFIG=$work/kubeconfig kubectl "$@"; }
 gs() { NO_COLOR=1 HOME=$work/home KUBECONFIG=$work/kubeconfig "$gpuslice" "$@"; }
 gpu_nodes=$(k get nodes -o json | jq -r '[.items[] | select(.status.capacity["nvidia.com/gpu"] // "0" | tonumber > 0) | .metadata.name] | join(" ")')
@@ -129,5 +108,4 @@ check "every mark of the writer survived apply and undo" "$(has_all 1 8)" 8
 # How often the two writers really collided (409 Conflict answers): timing decides, so it is
 # reported, not asserted; fakekube's conflict fault makes the collision certain in unit tests.
 echo "conflicts answered during the run: $(jq -s '[.[] | select(.status == 409)] | length' "$work/requests.jsonl")"
-echo "$passed passed, $failed failed"
-((failed == 0))
+harness_done

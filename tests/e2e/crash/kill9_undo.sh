@@ -9,49 +9,13 @@
 # second undo sends nothing.
 #   kill9_undo.sh --gpuslice BIN --fakekube BIN --scenario FILE
 set -uo pipefail
-while (($#)); do
-  case $1 in
-    --gpuslice) gpuslice=$2; shift 2 ;;
-    --fakekube) fakekube=$2; shift 2 ;;
-    --scenario) scenario=$2; shift 2 ;;
-    *) echo "unknown argument $1" >&2; exit 2 ;;
-  esac
-done
+source "$(dirname "$0")/../lib/harness.sh"
+harness_args "gpuslice fakekube scenario" "$@"
 command -v kubectl >/dev/null && command -v jq >/dev/null || { echo "kubectl and jq are needed"; exit 77; }
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/gpuslice-kill9-XXXXXX")
-pid= apply_pid=
-cleanup() {
-  [[ -n $apply_pid ]] && kill -9 "$apply_pid" 2>/dev/null
-  [[ -n $pid ]] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
+harness_workdir kill9
 latency_ms=250
-python3 - "$scenario" "$work/scenario.json" "$latency_ms" <<'PY'
-import json, sys, yaml
-objects = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d]
-users = [{"name": "admin", "groups": ["system:masters"], "token": "admin-kill9-token"}]
-json.dump({"users": users, "faults": {"latencyMs": int(sys.argv[3])}, "objects": objects}, open(sys.argv[2], "w"))
-PY
+slow_scenario "$scenario" "$work/scenario.json" "$latency_ms"
 
-start_fakekube() {
-  rm -f "$work/url"
-  : >"$work/requests.jsonl"
-  "$fakekube" --scenario "$work/scenario.json" --kubeconfig-out "$work/kubeconfig" --user admin \
-    --request-log "$work/requests.jsonl" >"$work/url" 2>"$work/fakekube.err" &
-  pid=$!
-  for _ in $(seq 200); do [[ -s $work/url ]] && break; sleep 0.05; done
-  [[ -s $work/url ]] || { echo "fakekube did not start: $(cat "$work/fakekube.err")"; exit 1; }
-}
-stop_fakekube() { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; pid=; }
-
-passed=0 failed=0
-check() { # check NAME ACTUAL EXPECTED
-  if [[ $2 == "$3" ]]; then passed=$((passed + 1)); echo "ok   $1"; else
-    failed=$((failed + 1)); echo "FAIL $1"; echo "  expected: $3"; echo "  actual:   $2"; fi
-}
 gs() { NO_COLOR=1 HOME=$work/home KUBECONFIG=$work/kubeconfig "$gpuslice" "$@"; }
 mutations() {
   jq -s '[.[] | select(.method != "GET" and (.path | contains("accessreviews") | not)
@@ -66,7 +30,7 @@ apply_args=(apply --replicas 4 --yes)
 gs apply --help 2>/dev/null | grep -q -- '--no-wait' && apply_args+=(--no-wait) # no simulation here
 
 # How many changes a whole apply sends.
-start_fakekube
+start_fakekube "$work/scenario.json"
 dump >"$work/start.json" || { echo "kubectl cannot read fakekube"; exit 1; }
 gs "${apply_args[@]}" >/dev/null 2>"$work/full.err"
 check "an uninterrupted apply exits 0" "$?" 0
@@ -79,7 +43,7 @@ rm -rf "$work/home"
 # before: half a delay after the (K-1)-th, while the K-th is journaled and on its way.
 kill_at() {
   local k=$1 when=$2 name="k=$1 ($2)"
-  start_fakekube
+  start_fakekube "$work/scenario.json"
   # A simple command, not the gs function: $! must be kubectl-gpuslice itself, not a subshell.
   NO_COLOR=1 HOME=$work/home KUBECONFIG=$work/kubeconfig "$gpuslice" "${apply_args[@]}" >"$work/apply.out" 2>"$work/apply.err" &
   apply_pid=$!
@@ -119,5 +83,4 @@ for ((k = 1; k <= total; k++)); do
   kill_at "$k" after
 done
 
-echo "$passed passed, $failed failed"
-((failed == 0))
+harness_done

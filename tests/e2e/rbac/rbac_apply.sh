@@ -8,35 +8,10 @@
 #   permissions listed, and not one mutating request sent.
 #   rbac_apply.sh --gpuslice BIN --fakekube BIN --scenario FILE --rbac DIR
 set -uo pipefail
-while (($#)); do
-  case $1 in
-    --gpuslice) gpuslice=$2; shift 2 ;;
-    --fakekube) fakekube=$2; shift 2 ;;
-    --scenario) scenario=$2; shift 2 ;;
-    --rbac) rbac=$2; shift 2 ;;
-    *) echo "unknown argument $1" >&2; exit 2 ;;
-  esac
-done
-here=$(dirname "$0")
-work=$(mktemp -d "${TMPDIR:-/tmp}/gpuslice-rbac-apply-XXXXXX")
-pid=
-cleanup() { [[ -n $pid ]] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; rm -rf "$work"; }
-trap cleanup EXIT
-
-python3 "$here/make_scenario.py" "$scenario" "$rbac" "$work/scenario.yaml" || exit 1
-"$fakekube" --scenario "$work/scenario.yaml" --kubeconfig-out "$work/kubeconfig" --user admin \
-  --request-log "$work/requests.jsonl" >"$work/url" 2>"$work/fakekube.err" &
-pid=$!
-for _ in $(seq 200); do [[ -s $work/url ]] && break; sleep 0.05; done
-[[ -s $work/url ]] || { echo "fakekube did not start: $(cat "$work/fakekube.err")"; exit 1; }
-
-passed=0 failed=0
-check() { if [[ $2 == "$3" ]]; then passed=$((passed + 1)); echo "ok   $1"; else
-  failed=$((failed + 1)); echo "FAIL $1"; echo "  expected: $3"; echo "  actual:   $2"; fi; }
-as_user() { # as_user NAME ARGS...: the admin kubeconfig with NAME's token
-  local user=$1; shift
-  NO_COLOR=1 KUBECONFIG=$work/kubeconfig "$gpuslice" --token "t-$user" "$@"
-}
+source "$(dirname "$0")/lib.sh"
+harness_args "gpuslice fakekube scenario rbac" "$@"
+harness_workdir rbac-apply
+rbac_start
 # count_requests USER STATUS|mutating: that user's requests since the log was emptied
 count_requests() {
   python3 - "$work/requests.jsonl" "$1" "$2" <<'PY'
@@ -104,5 +79,4 @@ check "dave: undo exits 0" "$code" 0
 check "dave: undo had no request refused" "$(count_requests dave 403)" 0
 check "dave: undo sent changes back" "$(( $(count_requests dave mutating) > 0 ))" 1
 
-echo "$passed passed, $failed failed"
-((failed == 0))
+harness_done

@@ -8,35 +8,10 @@
 # - a user with no role is refused every list and sees no GPU node (the role grants the view).
 #   rbac_diagnose.sh --gpuslice BIN --fakekube BIN --scenario FILE --rbac DIR
 set -uo pipefail
-while (($#)); do
-  case $1 in
-    --gpuslice) gpuslice=$2; shift 2 ;;
-    --fakekube) fakekube=$2; shift 2 ;;
-    --scenario) scenario=$2; shift 2 ;;
-    --rbac) rbac=$2; shift 2 ;;
-    *) echo "unknown argument $1" >&2; exit 2 ;;
-  esac
-done
-here=$(dirname "$0")
-work=$(mktemp -d "${TMPDIR:-/tmp}/gpuslice-rbac-XXXXXX")
-pid=
-cleanup() { [[ -n $pid ]] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; rm -rf "$work"; }
-trap cleanup EXIT
-
-python3 "$here/make_scenario.py" "$scenario" "$rbac" "$work/scenario.yaml" || exit 1
-"$fakekube" --scenario "$work/scenario.yaml" --kubeconfig-out "$work/kubeconfig" --user admin \
-  --request-log "$work/requests.jsonl" >"$work/url" 2>"$work/fakekube.err" &
-pid=$!
-for _ in $(seq 200); do [[ -s $work/url ]] && break; sleep 0.05; done
-[[ -s $work/url ]] || { echo "fakekube did not start: $(cat "$work/fakekube.err")"; exit 1; }
-
-passed=0 failed=0
-check() { if [[ $2 == "$3" ]]; then passed=$((passed + 1)); echo "ok   $1"; else
-  failed=$((failed + 1)); echo "FAIL $1"; echo "  expected: $3"; echo "  actual:   $2"; fi; }
-as_user() { # as_user NAME ARGS...: the admin kubeconfig with NAME's token
-  local user=$1; shift
-  NO_COLOR=1 KUBECONFIG=$work/kubeconfig "$gpuslice" --token "t-$user" "$@"
-}
+source "$(dirname "$0")/lib.sh"
+harness_args "gpuslice fakekube scenario rbac" "$@"
+harness_workdir rbac
+rbac_start
 strip_cluster() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d.pop("cluster"); print(json.dumps(d, sort_keys=True))' "$1"; }
 requests_of() { # the request log lines of one user since the log was emptied
   python3 -c 'import json,sys
@@ -95,5 +70,4 @@ print(sorted({json.loads(l)["status"] for l in sys.stdin if "/apis/" not in json
 check "carol (no role) sees no GPU node: the role is what grants the view" \
   "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["summary"]["gpuNodes"])' "$work/carol.json")" 0
 
-echo "$passed passed, $failed failed"
-((failed == 0))
+harness_done

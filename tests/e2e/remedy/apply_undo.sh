@@ -10,24 +10,10 @@
 # - undo restores the cluster exactly, and undo again sends nothing.
 #   apply_undo.sh --gpuslice BIN --fakekube BIN --scenario FILE
 set -uo pipefail
-
-while (($#)); do
-  case $1 in
-    --gpuslice) gpuslice=$2; shift 2 ;;
-    --fakekube) fakekube=$2; shift 2 ;;
-    --scenario) scenario=$2; shift 2 ;;
-    *) echo "unknown argument $1" >&2; exit 2 ;;
-  esac
-done
+source "$(dirname "$0")/../lib/harness.sh"
+harness_args "gpuslice fakekube scenario" "$@"
 command -v kubectl >/dev/null && command -v jq >/dev/null || { echo "kubectl and jq are needed"; exit 77; }
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/gpuslice-remedy-XXXXXX")
-pid=
-cleanup() {
-  [[ -n $pid ]] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
+harness_workdir remedy
 
 # The scenario plus a user "viewer" who may only read: shape 2 of the scenario format.
 python3 - "$scenario" "$work/scenario.json" <<'PY'
@@ -45,21 +31,6 @@ users = [{"name": "admin", "groups": ["system:masters"], "token": "admin-e2e-tok
 json.dump({"users": users, "faults": {"latencyMs": 0}, "objects": objects}, open(sys.argv[2], "w"))
 PY
 
-start_fakekube() { # start_fakekube [extra scenario file]
-  rm -f "$work/url"
-  "$fakekube" --scenario "${1:-$work/scenario.json}" --kubeconfig-out "$work/kubeconfig" --user admin \
-    --request-log "$work/requests.jsonl" >"$work/url" 2>"$work/fakekube.err" &
-  pid=$!
-  for _ in $(seq 200); do [[ -s $work/url ]] && break; sleep 0.05; done
-  [[ -s $work/url ]] || { echo "fakekube did not start: $(cat "$work/fakekube.err")"; exit 1; }
-}
-stop_fakekube() { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; pid=; }
-
-passed=0 failed=0
-check() { # check NAME ACTUAL EXPECTED
-  if [[ $2 == "$3" ]]; then passed=$((passed + 1)); echo "ok   $1"; else
-    failed=$((failed + 1)); echo "FAIL $1"; echo "  expected: $3"; echo "  actual:   $2"; fi
-}
 gs() { NO_COLOR=1 HOME=$work/home KUBECONFIG=$work/kubeconfig "$gpuslice" "$@"; }
 mutations() { jq -s '[.[] | select(.method != "GET" and (.path | contains("selfsubjectaccessreviews") | not))] | length' "$work/requests.jsonl"; }
 dump() {
@@ -68,7 +39,7 @@ dump() {
                            .metadata.generation, .metadata.annotations["deprecated.daemonset.template.generation"])]'
 }
 
-start_fakekube
+start_fakekube "$work/scenario.json"
 dump >"$work/start.json" || { echo "kubectl cannot read fakekube"; exit 1; }
 
 # 1. Client dry run: the plan with diffs, reads only.
@@ -132,5 +103,4 @@ check "undo again exits 0" "$code" 0
 check "undo again sends no mutation" "$(mutations)" 0
 stop_fakekube
 
-echo "$passed passed, $failed failed"
-((failed == 0))
+harness_done

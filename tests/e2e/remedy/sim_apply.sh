@@ -15,27 +15,12 @@
 #   sigint    SIGINT after the first change: exit 4 with the undo command, then undo restores
 #   sim_apply.sh --gpuslice BIN --fakekube BIN --scenario FILE [--case NAME]
 set -uo pipefail
-
-case_name=helm
-while (($#)); do
-  case $1 in
-    --gpuslice) gpuslice=$2; shift 2 ;;
-    --fakekube) fakekube=$2; shift 2 ;;
-    --scenario) scenario=$2; shift 2 ;;
-    --case) case_name=$2; shift 2 ;;
-    *) echo "unknown argument $1" >&2; exit 2 ;;
-  esac
-done
+source "$(dirname "$0")/../lib/harness.sh"
+harness_args "gpuslice fakekube scenario case" "$@"
+case_name=${case:-helm}
 command -v kubectl >/dev/null && command -v jq >/dev/null && python3 -c 'import yaml' 2>/dev/null ||
   { echo "kubectl, jq and python3-yaml are needed"; exit 77; }
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/gpuslice-sim-apply-XXXXXX")
-pid=
-cleanup() {
-  [[ -n $pid ]] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
+harness_workdir sim-apply
 
 # The variant's scenario, generated from the base one (shape 2: users, faults, simulation).
 python3 - "$scenario" "$work/scenario.json" "$case_name" <<'PY'
@@ -122,23 +107,12 @@ json.dump(out, open(sys.argv[2], "w"))
 PY
 [[ -s $work/scenario.json ]] || { echo "cannot build the scenario"; exit 1; }
 
-start_fakekube() { # start_fakekube SCENARIO
-  rm -f "$work/url"
-  "$fakekube" --scenario "$1" --simulate=50 --kubeconfig-out "$work/kubeconfig" --user admin --auth client-cert \
-    --request-log "$work/requests.jsonl" >"$work/url" 2>"$work/fakekube.err" &
-  pid=$!
-  for _ in $(seq 200); do [[ -s $work/url ]] && break; sleep 0.05; done
-  [[ -s $work/url ]] || { echo "fakekube did not start: $(cat "$work/fakekube.err")"; exit 1; }
+start_simulation() { # start_simulation SCENARIO: fakekube --simulate, users flaky and limited known
+  start_fakekube "$1" --simulate=50 --auth client-cert
   k config set-credentials flaky --token flaky-e2e-token >/dev/null
   k config set-credentials limited --token limited-e2e-token >/dev/null
 }
-stop_fakekube() { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; pid=; }
 
-passed=0 failed=0
-check() { # check NAME ACTUAL EXPECTED
-  if [[ $2 == "$3" ]]; then passed=$((passed + 1)); echo "ok   $1"; else
-    failed=$((failed + 1)); echo "FAIL $1"; echo "  expected: $3"; echo "  actual:   $2"; fi
-}
 k() { KUBECONFIG=$work/kubeconfig kubectl "$@"; }
 gs() { NO_COLOR=1 HOME=$work/home KUBECONFIG=$work/kubeconfig "$gpuslice" "$@"; }
 # Requests of our binary that change something (SelfSubjectAccessReviews only ask).
@@ -194,7 +168,7 @@ settle() {
 
 full_run() { # the Done-when sequence; $1 = extra apply flags
   local extra=("$@")
-  start_fakekube "$work/scenario.json"
+  start_simulation "$work/scenario.json"
   settle
   dump >"$work/start.json" || { echo "kubectl cannot read fakekube"; exit 1; }
   check "[$case_name] GPU pods are Pending at the start" "$(pending_gpu_pods)" 4
@@ -280,7 +254,7 @@ case $case_name in
       "$(jq -s '[.[] | select(.method != "GET" and (.path | contains("daemonsets")))] | length' "$work/apply-requests.jsonl")" 0
     ;;
   rbac)
-    start_fakekube "$work/scenario.json"
+    start_simulation "$work/scenario.json"
     settle
     dump >"$work/start.json"
     : >"$work/requests.jsonl"
@@ -293,7 +267,7 @@ case $case_name in
     ;;
   fault)
     # Calibrate: how many requests the user sends up to and including apply's first change.
-    start_fakekube "$work/scenario.json"
+    start_simulation "$work/scenario.json"
     settle
     : >"$work/requests.jsonl"
     gs apply --replicas 4 --yes --no-wait --user flaky >/dev/null 2>&1
@@ -302,7 +276,7 @@ case $case_name in
     stop_fakekube
     # The token now expires right after that change: the next request of the run is refused.
     jq --argjson n "$first" '.faults = {tokenTtlRequests: $n}' "$work/scenario.json" >"$work/fault.json"
-    start_fakekube "$work/fault.json"
+    start_simulation "$work/fault.json"
     settle
     dump >"$work/start.json"
     : >"$work/requests.jsonl"
@@ -318,7 +292,7 @@ case $case_name in
     # Every answer 150 ms late, so the run is still going when SIGINT comes after its first
     # change; a script's background job starts with SIGINT ignored, which must not matter.
     jq '.faults = {latencyMs: 150}' "$work/scenario.json" >"$work/slow.json"
-    start_fakekube "$work/slow.json"
+    start_simulation "$work/slow.json"
     settle
     dump >"$work/start.json"
     : >"$work/requests.jsonl"
@@ -342,5 +316,4 @@ case $case_name in
 esac
 stop_fakekube
 
-echo "$passed passed, $failed failed"
-((failed == 0))
+harness_done
