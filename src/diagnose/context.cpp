@@ -35,12 +35,6 @@ std::optional<AddonKind> addon_kind(const model::DaemonSet& ds) {
   return std::nullopt;
 }
 
-bool owned_by(const model::Pod& pod, std::string_view kind, const model::ObjectMeta& owner) {
-  if (pod.meta.ns != owner.ns) return false;
-  const model::OwnerReference* ref = pod.meta.controller();
-  return ref && ref->kind == kind && ref->name == owner.name;
-}
-
 // Events about pods, by "ns/name": built once so that each pending pod's lookup does not
 // scan every event of a large cluster.
 using PodEvents = std::map<std::string, std::vector<const model::Event*>, std::less<>>;
@@ -220,7 +214,7 @@ Context make_context(const Snapshot& snapshot, const AnalyzeOptions& options) {
     Addon a{&ds, *kind, false, {}};
     a.operator_managed = model::is_operator_managed(ds.meta);
     for (const model::Pod& pod : snapshot.pods) {
-      if (owned_by(pod, "DaemonSet", ds.meta)) a.pods.push_back(&pod);
+      if (pod.meta.controlled_by("DaemonSet", ds.meta)) a.pods.push_back(&pod);
     }
     ctx.addons.push_back(std::move(a));
   }

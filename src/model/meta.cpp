@@ -35,6 +35,12 @@ const OwnerReference* ObjectMeta::controller() const {
   return it == owner_references.end() ? nullptr : &*it;
 }
 
+bool ObjectMeta::controlled_by(std::string_view kind, const ObjectMeta& owner) const {
+  if (ns != owner.ns) return false;
+  const OwnerReference* ref = controller();
+  return ref && ref->kind == kind && ref->name == owner.name;
+}
+
 std::optional<std::string_view> ObjectMeta::label(std::string_view key) const {
   auto it = labels.find(key);
   if (it == labels.end()) return std::nullopt;

@@ -22,10 +22,7 @@ bool gpu_node_pods_current(const Snapshot& snapshot, const model::DaemonSet& ds)
     if (!model::is_gpu_node(node) || model::runs_host_device_plugin(node)) continue;
     bool current = false;
     for (const model::Pod& pod : snapshot.pods) {
-      const model::OwnerReference* owner = pod.meta.controller();
-      if (pod.spec.node_name != node.name() || pod.meta.ns != ds.meta.ns || !owner || owner->kind != "DaemonSet" ||
-          owner->name != ds.meta.name)
-        continue;
+      if (pod.spec.node_name != node.name() || !pod.meta.controlled_by("DaemonSet", ds.meta)) continue;
       current = current || (pod.meta.label("pod-template-generation") == generation && pod.is_ready());
     }
     if (!current) return false;

@@ -17,10 +17,7 @@ const model::Pod* plugin_pod_on(const Snapshot& snapshot, const std::string& nod
   for (const model::DaemonSet& ds : snapshot.daemonsets) {
     if (model::recognise_gpu_addon(ds) != model::GpuAddon::device_plugin) continue;
     for (const model::Pod& pod : snapshot.pods) {
-      const model::OwnerReference* owner = pod.meta.controller();
-      if (pod.spec.node_name != node || pod.meta.ns != ds.meta.ns || !owner || owner->kind != "DaemonSet" ||
-          owner->name != ds.meta.name)
-        continue;
+      if (pod.spec.node_name != node || !pod.meta.controlled_by("DaemonSet", ds.meta)) continue;
       if (!found || (pod.is_ready() && !found->is_ready())) found = &pod;
     }
   }

@@ -40,6 +40,9 @@ struct ObjectMeta {
 
   // The owner reference with controller=true, if any.
   const OwnerReference* controller() const;
+  // Whether this object's controller is `owner`, of `kind`, in the same namespace (as a pod
+  // of a DaemonSet or ReplicaSet is).
+  bool controlled_by(std::string_view kind, const ObjectMeta& owner) const;
   // The label value or nullopt.
   std::optional<std::string_view> label(std::string_view key) const;
   // The annotation value or nullopt.
