@@ -72,6 +72,8 @@ std::string render_result_text(const remedy::ExecuteResult& result, const std::s
 
 // Whether SIGINT or SIGTERM arrived since install_stop_signals().
 bool stop_signal_received();
+// Sleeps up to `total`, waking early on SIGINT/SIGTERM.
+void sleep_unless_stopped(std::chrono::milliseconds total);
 // Installs the SIGINT/SIGTERM handlers that set the flag (and restores the old ones on destruction).
 class StopSignals {
 public:

@@ -27,14 +27,13 @@ std::vector<std::string> pending_gpu_pods(const Snapshot& snapshot) {
   return out;
 }
 
-// Sleeps up to `total`, waking early on SIGINT/SIGTERM.
+} // namespace
+
 void sleep_unless_stopped(std::chrono::milliseconds total) {
   const auto step = std::chrono::milliseconds(50);
   for (auto slept = std::chrono::milliseconds(0); slept < total && !stop_signal_received(); slept += step)
     std::this_thread::sleep_for(step);
 }
-
-} // namespace
 
 void add_wait_flags(CLI::App& sub, RemedyFlags& flags) {
   sub.add_flag("--wait,!--no-wait", flags.wait,

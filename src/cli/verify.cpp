@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// `verify`: is time-slicing in effect? Reads the cluster (or files), runs the check matrix,
-// prints it; exit 0 when no check failed, 1 otherwise (DESIGN §4.1).
+// `verify`: is time-slicing in effect? Reads the cluster (or files), runs the check matrix (and
+// with --smoke, the smoke Deployment), prints it; exit 0 when no check failed, 1 otherwise
+// (DESIGN §4.1).
 #include <fmt/format.h>
 
 #include <gpuslice/remedy/verify.hpp>
@@ -10,6 +11,7 @@
 #include "cli/output_flags.hpp"
 #include "cli/snapshot_source.hpp"
 #include "cli/verify_options.hpp"
+#include "cli/verify_smoke.hpp"
 
 namespace gpuslice::cli {
 
@@ -19,7 +21,12 @@ ExitCode run_verify(const VerifyFlags& flags, const GlobalFlags& global, Env& en
   const ValidVerifyFlags valid = validate_verify_flags(flags); // before any request
   // All namespaces unless -n: GPU workloads anywhere share the GPU nodes.
   const Snapshot snapshot = read_snapshot(flags.from_files, false, global, env);
-  const remedy::VerifyReport result = remedy::verify(snapshot, valid.options);
+  remedy::VerifyReport result = remedy::verify(snapshot, valid.options);
+  if (valid.smoke) {
+    std::unique_ptr<kube::Client> client = open_client(global, env.err);
+    const std::vector<remedy::CheckRow> smoke = run_smoke(*client, snapshot, *valid.smoke, valid.timeout, global, env);
+    result.rows.insert(result.rows.end(), smoke.begin(), smoke.end());
+  }
   env.out << report::render_verify(result, valid.options, {snapshot.meta.context, snapshot.meta.server}, valid.format,
                                    output_style(env, global.no_color));
   return result.passed() ? ExitCode::ok : ExitCode::findings;
@@ -38,7 +45,9 @@ void add_verify(CLI::App& app, Commands& commands, Env& env) {
                           "  # Check that pods which were Pending are now scheduled, as JSON for a script\n"
                           "  {0} verify --replicas 4 --was-pending ml/train-0,ml/train-1 -o json\n\n"
                           "  # Offline, from a snapshot\n"
-                          "  {0} verify --replicas 4 --from-file snapshot.json",
+                          "  {0} verify --replicas 4 --from-file snapshot.json\n\n"
+                          "  # Also fill every GPU node's free slots with throw-away one-GPU pods, then remove them\n"
+                          "  {0} verify --replicas 4 --smoke --smoke-namespace gpu-smoke --timeout 5m",
                           env.program));
   auto flags = std::make_shared<VerifyFlags>();
   add_verify_flags(*sub, *flags);

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli/verify_options.hpp"
 
+#include <algorithm>
+#include <cctype>
+
 #include <fmt/format.h>
 
 #include <gpuslice/error.hpp>
 
+#include "cli/apply_run.hpp"
 #include "cli/output_flags.hpp"
 
 namespace gpuslice::cli {
@@ -19,7 +23,47 @@ void add_verify_flags(CLI::App& sub, VerifyFlags& flags) {
   add_output_flag(sub, flags.output);
   sub.add_option("-f,--from-file", flags.from_files, "Read a snapshot or kubectl output instead of the cluster")
       ->delimiter(',');
+  sub.add_flag("--smoke", flags.smoke,
+               "Also run a throw-away Deployment of one-GPU pods filling every GPU node's free slots, wait until "
+               "all run, then delete it");
+  sub.add_option("--smoke-image", flags.smoke_image, "Image of the smoke pods (needs sh; runs nvidia-smi -L)")
+      ->default_str(flags.smoke_image);
+  sub.add_option("--smoke-namespace", flags.smoke_namespace, "Existing namespace the smoke Deployment runs in")
+      ->default_str(flags.smoke_namespace);
+  sub.add_option("--timeout", flags.timeout, "How long --smoke waits for its pods, e.g. 90s, 5m")
+      ->default_str(flags.timeout);
 }
+
+namespace {
+
+// A namespace name as the API accepts it: an RFC 1123 label.
+bool verify_namespace_name(const std::string& name) {
+  if (name.empty() || name.size() > 63 || name.front() == '-' || name.back() == '-') return false;
+  return std::all_of(name.begin(), name.end(),
+                     [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; });
+}
+
+void validate_smoke_flags(const VerifyFlags& flags, ValidVerifyFlags& valid) {
+  valid.timeout = parse_timeout(flags.timeout);
+  if (!flags.smoke) return;
+  if (!flags.from_files.empty())
+    throw UsageError("--smoke: runs pods on the live cluster; it cannot be combined with --from-file");
+  if (flags.smoke_image.empty() ||
+      std::any_of(flags.smoke_image.begin(), flags.smoke_image.end(), [](unsigned char c) { return std::isspace(c); }))
+    throw UsageError(fmt::format("--smoke-image \"{}\": must be an image reference without spaces", flags.smoke_image));
+  if (!verify_namespace_name(flags.smoke_namespace))
+    throw UsageError(fmt::format("--smoke-namespace \"{}\": must be a namespace name (lower-case letters, digits "
+                                 "and '-', at most 63)",
+                                 flags.smoke_namespace));
+  remedy::SmokeOptions smoke;
+  smoke.ns = flags.smoke_namespace;
+  smoke.image = flags.smoke_image;
+  smoke.replicas = valid.options.replicas;
+  smoke.taint = valid.options.taint;
+  valid.smoke = smoke;
+}
+
+} // namespace
 
 ValidVerifyFlags validate_verify_flags(const VerifyFlags& flags) {
   ValidVerifyFlags valid;
@@ -42,6 +86,7 @@ ValidVerifyFlags validate_verify_flags(const VerifyFlags& flags) {
       throw UsageError(fmt::format("--was-pending \"{}\": must be NAMESPACE/NAME", pod));
     valid.options.formerly_pending.push_back(pod);
   }
+  validate_smoke_flags(flags, valid);
   return valid;
 }
 

@@ -2,12 +2,15 @@
 // `verify`'s flags and their validation, apart from running, so argv → options is testable.
 #pragma once
 
+#include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include <gpuslice/remedy/verify.hpp>
+#include <gpuslice/remedy/verify_smoke.hpp>
 #include <gpuslice/report.hpp>
 
 namespace gpuslice::cli {
@@ -18,19 +21,28 @@ struct VerifyFlags {
   std::vector<std::string> was_pending;    // ns/name of pods Pending before the change
   std::string output = "table";
   std::vector<std::string> from_files;
+  bool smoke = false;
+  std::string smoke_image = std::string(remedy::k_smoke_default_image);
+  std::string smoke_namespace = "default";
+  std::string timeout = "3m"; // how long the smoke waits for its pods
 };
 
-// Adds --replicas, --taint, --was-pending, -o, -f to sub.
+// Adds --replicas, --taint, --was-pending, -o, -f, --smoke, --smoke-image, --smoke-namespace
+// and --timeout to sub.
 void add_verify_flags(CLI::App& sub, VerifyFlags& flags);
 
 struct ValidVerifyFlags {
   remedy::VerifyOptions options;
   report::Format format = report::Format::table;
+  std::optional<remedy::SmokeOptions> smoke; // --smoke (run_id left empty: chosen at run time)
+  std::chrono::seconds timeout{180};
 };
 
 // Throws UsageError naming the flag: --replicas missing or < 1, a --taint kubectl would refuse
 // (no key or an effect other than NoSchedule, PreferNoSchedule, NoExecute), a --was-pending
-// entry not of the form ns/name, an unknown -o.
+// entry not of the form ns/name, an unknown -o, --smoke with --from-file (it writes to a live
+// cluster), an empty or spaced --smoke-image, a --smoke-namespace that is no namespace name,
+// a bad --timeout.
 ValidVerifyFlags validate_verify_flags(const VerifyFlags& flags);
 
 } // namespace gpuslice::cli

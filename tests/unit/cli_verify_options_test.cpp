@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <doctest/doctest.h>
+
+#include <gpuslice/error.hpp>
+
+#include "cli/verify_options.hpp"
+
+using namespace gpuslice;
+using cli::validate_verify_flags;
+using cli::VerifyFlags;
+
+TEST_CASE("cli::validate_verify_flags --smoke") {
+  VerifyFlags flags;
+  flags.replicas = 4;
+  SUBCASE("without --smoke there is no smoke run; --timeout defaults to 3m") {
+    const cli::ValidVerifyFlags valid = validate_verify_flags(flags);
+    CHECK_FALSE(valid.smoke.has_value());
+    CHECK(valid.timeout == std::chrono::seconds(180));
+  }
+  SUBCASE("--smoke carries the replicas, taint, image and namespace") {
+    flags.smoke = true;
+    flags.taint = "nvidia.com/gpu=true:NoSchedule";
+    flags.smoke_image = "registry.example/cuda:12";
+    flags.smoke_namespace = "gpu-smoke";
+    flags.timeout = "90s";
+    const cli::ValidVerifyFlags valid = validate_verify_flags(flags);
+    REQUIRE(valid.smoke.has_value());
+    CHECK(valid.smoke->replicas == 4);
+    CHECK(valid.smoke->taint->key == "nvidia.com/gpu");
+    CHECK(valid.smoke->image == "registry.example/cuda:12");
+    CHECK(valid.smoke->ns == "gpu-smoke");
+    CHECK(valid.timeout == std::chrono::seconds(90));
+  }
+  SUBCASE("the default image is the pinned one, in namespace default") {
+    flags.smoke = true;
+    const cli::ValidVerifyFlags valid = validate_verify_flags(flags);
+    CHECK(valid.smoke->image == remedy::k_smoke_default_image);
+    CHECK(valid.smoke->ns == "default");
+  }
+  SUBCASE("bad values name the flag and the value") {
+    struct Case {
+      void (*set)(VerifyFlags&);
+      std::string message;
+    };
+    const Case cases[] = {
+        {[](VerifyFlags& f) { f.from_files = {"snap.json"}; },
+         "--smoke: runs pods on the live cluster; it cannot be combined with --from-file"},
+        {[](VerifyFlags& f) { f.smoke_image = "cuda 12"; },
+         "--smoke-image \"cuda 12\": must be an image reference without spaces"},
+        {[](VerifyFlags& f) { f.smoke_namespace = "GPU_smoke"; },
+         "--smoke-namespace \"GPU_smoke\": must be a namespace name (lower-case letters, digits and '-', at most 63)"},
+        {[](VerifyFlags& f) { f.timeout = "soon"; },
+         "--timeout \"soon\": must be a positive duration such as 90s, 5m or 1h"},
+    };
+    for (const Case& c : cases) {
+      VerifyFlags bad = flags;
+      bad.smoke = true;
+      c.set(bad);
+      CHECK_THROWS_WITH_AS(validate_verify_flags(bad), c.message.c_str(), UsageError);
+    }
+  }
+}
