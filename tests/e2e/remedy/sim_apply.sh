@@ -13,18 +13,24 @@
 #   rbac      a user who may not update DaemonSets: exit 3, the permission named, nothing sent
 #   fault     the API refuses the user's token after the first change: exit 4, then undo restores
 #   sigint    SIGINT after the first change: exit 4 with the undo command, then undo restores
+#   smoke     verify --smoke: fails (exit 1, the scheduler's reason) before apply, passes after, as a
+#             user with only the packaged roles; a read-only user is refused before any write;
+#             SIGINT mid-smoke; nothing of the smoke is ever left behind
+#   gfd       a native install with --gfd (--strategy replace): GFD labels the GPU nodes, verify's
+#             gfd-labels rows pass instead of being skipped, undo removes GFD again
 #   sim_apply.sh --gpuslice BIN --fakekube BIN --scenario FILE [--case NAME]
 set -uo pipefail
 source "$(dirname "$0")/../lib/harness.sh"
 harness_args "gpuslice fakekube scenario case" "$@"
+rbac_dir=$(cd "$(dirname "$0")/../../../packaging/rbac" && pwd)
 case_name=${case:-helm}
 command -v kubectl >/dev/null && command -v jq >/dev/null && python3 -c 'import yaml' 2>/dev/null ||
   { echo "kubectl, jq and python3-yaml are needed"; exit 77; }
 harness_workdir sim-apply
 
 # The variant's scenario, generated from the base one (shape 2: users, faults, simulation).
-python3 - "$scenario" "$work/scenario.json" "$case_name" <<'PY'
-import json, sys, yaml
+python3 - "$scenario" "$work/scenario.json" "$case_name" "$rbac_dir" <<'PY'
+import glob, json, sys, yaml
 base = yaml.safe_load(open(sys.argv[1]))
 case = sys.argv[3]
 objects = base["objects"]
@@ -98,11 +104,25 @@ objects.append({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRo
                 "metadata": {"name": "no-daemonsets"},
                 "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "no-daemonsets"},
                 "subjects": [{"kind": "User", "name": "limited"}]})
+# The packaged roles; "smoker" holds exactly what the README says verify --smoke needs
+# (gpuslice-diagnose, gpuslice-verify-smoke bound in the smoke namespace), "viewer" reads only.
+for path in sorted(glob.glob(sys.argv[4] + "/*.yaml")):
+    objects += [d for d in yaml.safe_load_all(open(path)) if d]
+def bind(kind, name, role, user, ns=None):
+    meta = {"name": name, **({"namespace": ns} if ns else {})}
+    return {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": kind, "metadata": meta,
+            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": role},
+            "subjects": [{"kind": "User", "name": user}]}
+objects += [bind("ClusterRoleBinding", "smoker-diagnose", "gpuslice-diagnose", "smoker"),
+            bind("RoleBinding", "smoker-verify-smoke", "gpuslice-verify-smoke", "smoker", "default"),
+            bind("ClusterRoleBinding", "viewer-diagnose", "gpuslice-diagnose", "viewer")]
 out = {k: v for k, v in base.items() if k != "objects"}
 out["objects"] = objects
 out["users"] = [{"name": "admin", "groups": ["system:masters"], "clientCertificate": True},
                 {"name": "flaky", "groups": ["system:masters"], "token": "flaky-e2e-token"},
-                {"name": "limited", "token": "limited-e2e-token"}]
+                {"name": "limited", "token": "limited-e2e-token"},
+                {"name": "smoker", "token": "smoker-e2e-token"},
+                {"name": "viewer", "token": "viewer-e2e-token"}]
 json.dump(out, open(sys.argv[2], "w"))
 PY
 [[ -s $work/scenario.json ]] || { echo "cannot build the scenario"; exit 1; }
@@ -111,6 +131,8 @@ start_simulation() { # start_simulation SCENARIO: fakekube --simulate, users fla
   start_fakekube "$1" --simulate=50 --auth client-cert
   k config set-credentials flaky --token flaky-e2e-token >/dev/null
   k config set-credentials limited --token limited-e2e-token >/dev/null
+  k config set-credentials smoker --token smoker-e2e-token >/dev/null
+  k config set-credentials viewer --token viewer-e2e-token >/dev/null
 }
 
 k() { KUBECONFIG=$work/kubeconfig kubectl "$@"; }
@@ -208,6 +230,7 @@ full_run() { # the Done-when sequence; $1 = extra apply flags
   gs verify --replicas 4 >"$work/verify.txt" 2>&1; code=$?
   check "[$case_name] verify --replicas 4 exits 0" "$code" 0
   [[ $code == 0 ]] || cat "$work/verify.txt"
+  if declare -F after_verify >/dev/null; then after_verify; fi
   gs diagnose >"$work/diagnose2.txt" 2>&1; code=$?
   check "[$case_name] diagnose exits 0 after apply" "$code" 0
   [[ $code == 0 ]] || cat "$work/diagnose2.txt"
@@ -311,6 +334,72 @@ case $case_name in
     gs undo --yes >"$work/undo.txt" 2>&1; code=$?
     check "[sigint] undo exits 0" "$code" 0
     check "[sigint] undo restores the objects" "$(dump | diff - "$work/start.json" >/dev/null && echo same)" same
+    ;;
+  smoke)
+    # Everything the smoke test ever created, as the API lists it.
+    smoke_left() { k get deployments,replicasets,pods -A -l app.kubernetes.io/name=gpuslice-smoke -o name | wc -l | tr -d ' '; }
+    smoke_row() { jq -r --arg f "$2" '[.checks[] | select(.check == "smoke" and (.object | startswith("deployment/")))][0][$f]' "$1"; }
+    start_simulation "$work/scenario.json"
+    settle
+    # Before apply: 3 GPU nodes × 1 GPU × 4 replicas = 12 slots, 3 held, so 9 pods that cannot fit.
+    : >"$work/requests.jsonl"
+    gs verify --replicas 4 --smoke --timeout 6s -o json >"$work/smoke-before.json" 2>"$work/smoke-before.err"; code=$?
+    check "[smoke] before apply: verify --smoke exits 1" "$code" 1
+    check "[smoke] before apply: 9 pods, none Running" "$(smoke_row "$work/smoke-before.json" actual)" "0 Running, 9 Pending, 0 starting"
+    check "[smoke] before apply: the scheduler's reason is named" \
+      "$(smoke_row "$work/smoke-before.json" detail | grep -c 'timed out; 9 pod(s) Pending: 0/9 nodes are available: 3 Insufficient nvidia.com/gpu')" 1
+    check "[smoke] before apply: the Deployment was created once and deleted once" \
+      "$(jq -s -r '[.[] | select(.path | test("/namespaces/default/deployments")) | select(.method == "POST" or .method == "DELETE") | .method] | join(" ")' "$work/requests.jsonl")" "POST DELETE"
+    check "[smoke] before apply: nothing of the smoke is left" "$(smoke_left)" 0
+
+    # A read-only user: refused by the preflight, before any write.
+    : >"$work/requests.jsonl"
+    gs verify --replicas 4 --smoke --user viewer >"$work/smoke-viewer.txt" 2>"$work/smoke-viewer.err"; code=$?
+    check "[smoke] read-only user: exit 3" "$code" 3
+    check "[smoke] read-only user: the permission is named" "$(grep -c 'create deployments.apps in default' "$work/smoke-viewer.err")" 1
+    check "[smoke] read-only user: nothing is sent" "$(mutations)" 0
+
+    # SIGINT while the pods wait: the Deployment is still removed.
+    NO_COLOR=1 HOME=$work/home KUBECONFIG=$work/kubeconfig "$gpuslice" verify --replicas 4 --smoke --timeout 60s \
+      >"$work/smoke-int.txt" 2>"$work/smoke-int.err" &
+    apply_pid=$!
+    for _ in $(seq 200); do [[ $(smoke_left) -gt 0 ]] && break; sleep 0.05; done
+    sleep 1
+    kill -INT "$apply_pid"
+    wait "$apply_pid"; code=$?
+    apply_pid=
+    check "[smoke] SIGINT: verify exits 1" "$code" 1
+    check "[smoke] SIGINT: the row says interrupted" "$(grep -c 'smoke .*interrupted;.*removed' "$work/smoke-int.txt")" 1
+    check "[smoke] SIGINT: nothing of the smoke is left" "$(smoke_left)" 0
+
+    gs apply --replicas 4 --yes --timeout 60s >"$work/apply.txt" 2>"$work/apply.err"; code=$?
+    check "[smoke] apply --yes exits 0" "$code" 0
+    # After: 12 slots, 7 held by the workloads: 5 smoke pods, all Running on the GPU nodes.
+    : >"$work/requests.jsonl"
+    gs verify --replicas 4 --smoke --timeout 30s --user smoker -o json >"$work/smoke-after.json" 2>"$work/smoke-after.err"; code=$?
+    check "[smoke] after apply: verify --smoke (packaged roles only) exits 0" "$code" 0
+    [[ $code == 0 ]] || { cat "$work/smoke-after.err"; jq -c '.checks[] | select(.result == "fail")' "$work/smoke-after.json"; }
+    check "[smoke] after apply: every smoke pod Running" "$(smoke_row "$work/smoke-after.json" actual)" "5 Running, 0 Pending, 0 starting"
+    check "[smoke] after apply: one passing smoke row per GPU node" \
+      "$(jq '[.checks[] | select(.check == "smoke" and (.object | startswith("node/")) and .result == "pass")] | length' "$work/smoke-after.json")" 3
+    check "[smoke] after apply: nothing of the smoke is left" "$(smoke_left)" 0
+    gs verify --replicas 4 --smoke --timeout 30s >"$work/smoke-after.txt" 2>&1; code=$?
+    check "[smoke] the table shows the smoke rows" "$(grep -c '^smoke ' "$work/smoke-after.txt")" 4
+    ;;
+  gfd)
+    after_verify() {
+      local labels
+      labels=$(k get nodes -l k8s.amazonaws.com/accelerator -o json |
+        jq -r '[.items[].metadata.labels | (.["nvidia.com/gpu.replicas"] // "-") + "/" + (.["nvidia.com/gpu.sharing-strategy"] // "-")] | join(" ")')
+      check "[gfd] GFD labels every GPU node: 4 replicas, time-slicing" "$labels" "4/time-slicing 4/time-slicing 4/time-slicing"
+      gs verify --replicas 4 -o json >"$work/verify-gfd.json" 2>&1
+      check "[gfd] apply installed the GFD DaemonSet" "$(k get daemonsets -A -o name | grep -c 'gpu-feature-discovery')" 1
+      check "[gfd] verify's gfd-labels rows pass (not skipped)" \
+        "$(jq -r '[.checks[] | select(.check == "gfd-labels") | .result] | join(" ")' "$work/verify-gfd.json")" "pass pass pass"
+    }
+    full_run --strategy replace --gfd
+    check "[gfd] undo removed GFD" \
+      "$(k get daemonsets -A -o name | grep -c 'gpu-feature-discovery')" 0
     ;;
   *) echo "unknown case $case_name"; exit 2 ;;
 esac
