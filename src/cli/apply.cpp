@@ -38,8 +38,9 @@ ExitCode run_apply(ApplyCommandOptions options, const GlobalFlags& global, Env& 
   return run_remedy(
       "apply", options.remedy, global, env, [apply](const Snapshot& snapshot) { return remedy::plan_apply(snapshot, *apply); },
       [apply](kube::Client& client, Snapshot& snapshot) { remedy::read_config_target(client, snapshot, apply->config); },
-      apply->config.replicas >= 2 ? &goal : nullptr, [apply, &env](const Snapshot& snapshot) {
-        if (apply->configure_plugin) run_helm(remedy::helm_install_argv(snapshot, apply->config, apply->plugin), env);
+      apply->config.replicas >= 2 ? &goal : nullptr, [apply, &global, &env](const Snapshot& snapshot) {
+        if (apply->configure_plugin)
+          run_helm(remedy::helm_install_argv(snapshot, apply->config, apply->plugin), global, env);
       });
 }
 

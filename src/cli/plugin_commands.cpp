@@ -43,8 +43,12 @@ bool helm_on_path() {
   return false;
 }
 
-void run_helm(const std::vector<std::string>& argv, Env& env) {
+void run_helm(std::vector<std::string> argv, const GlobalFlags& global, Env& env) {
   if (argv.empty()) return;
+  // helm reads $KUBECONFIG and its current context by itself; flags given to us must reach it,
+  // or it would install into whatever cluster the kubeconfig points at by default.
+  if (!global.kube.kubeconfig.empty()) argv.insert(argv.end(), {"--kubeconfig", global.kube.kubeconfig});
+  if (!global.kube.context.empty()) argv.insert(argv.end(), {"--kube-context", global.kube.context});
   env.err << "Running: " << fmt::format("{}", fmt::join(argv, " ")) << "\n";
   std::vector<char*> args;
   for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
@@ -90,7 +94,9 @@ void add_plugin_commands(CLI::App& app, Commands& commands, Env& env) {
           "plugin install", run->remedy, commands.global, env,
           [run, options](const Snapshot& s) { return single_step_plan(remedy::plan_plugin_install(s, run->config, options)); },
           [run](kube::Client& client, Snapshot& s) { remedy::read_config_target(client, s, run->config); }, nullptr,
-          [run, options, &env](const Snapshot& s) { run_helm(remedy::helm_install_argv(s, run->config, options), env); });
+          [run, options, &commands, &env](const Snapshot& s) {
+            run_helm(remedy::helm_install_argv(s, run->config, options), commands.global, env);
+          });
     };
   });
 

@@ -39,8 +39,10 @@ remedy::PluginStepOptions resolve_plugin_flags(const PluginFlags& flags);
 void add_plugin_commands(CLI::App& app, Commands& commands, Env& env);
 // Whether an executable `helm` is on PATH.
 bool helm_on_path();
-// Runs argv (no shell), its output going to ours; RuntimeError when it fails. Nothing for empty argv.
-void run_helm(const std::vector<std::string>& argv, Env& env);
+// Runs argv (no shell), its output going to ours, against the cluster we talk to (--kubeconfig and
+// --context passed on as helm's --kubeconfig and --kube-context); RuntimeError when it fails.
+// Nothing for empty argv.
+void run_helm(std::vector<std::string> argv, const GlobalFlags& global, Env& env);
 
 // What the planners would refuse, checked before anything is sent (DESIGN §4.1: exit 2 sends
 // nothing). Each throws UsageError naming the flag and quoting its value.

@@ -20,3 +20,12 @@ if(TARGET fakekube AND TARGET kubectl-gpuslice)
   endforeach()
 endif()
 
+# --installer helm with a stand-in helm that records its argv (tests/e2e/remedy/helm_installer.sh
+# says what that does and does not prove).
+if(TARGET fakekube AND TARGET kubectl-gpuslice)
+  add_test(NAME e2e_remedy_helm_installer
+    COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/helm_installer.sh
+      --gpuslice $<TARGET_FILE:kubectl-gpuslice> --fakekube $<TARGET_FILE:fakekube>
+      --scenario ${PROJECT_SOURCE_DIR}/tests/fixtures/scenarios/eks-gpu-incident.yaml)
+  set_tests_properties(e2e_remedy_helm_installer PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77 LABELS "e2e")
+endif()
