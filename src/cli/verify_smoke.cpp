@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <gpuslice/kube/api_error.hpp>
+#include <gpuslice/model/gpu.hpp>
 #include <gpuslice/remedy/execute.hpp>
 
 #include "cli/apply_run.hpp"
@@ -74,6 +75,22 @@ std::vector<model::Pod> smoke_pods(kube::Client& client, const remedy::SmokePlan
   return pods;
 }
 
+// With -n the snapshot holds one namespace's pods, but the slots GPU pods hold on a node are
+// held by pods of every namespace: read those node by node, as `kubectl describe node` does.
+Snapshot with_every_pod_on_gpu_nodes(kube::Client& client, const Snapshot& snapshot, const GlobalFlags& global) {
+  if (global.kube.namespace_name.empty()) return snapshot;
+  Snapshot whole = snapshot;
+  whole.pods.clear();
+  for (const model::Node& node : snapshot.nodes) {
+    if (!model::is_gpu_node(node)) continue;
+    kube::ListOptions options;
+    options.field_selector = "spec.nodeName=" + node.name();
+    for (const nlohmann::json& item : client.list_items(k_smoke_pods, options))
+      whole.pods.push_back(model::pod_from_json(item));
+  }
+  return whole;
+}
+
 long long running_count(const std::vector<model::Pod>& pods) {
   return std::count_if(pods.begin(), pods.end(), remedy::smoke_pod_running);
 }
@@ -115,7 +132,7 @@ std::vector<remedy::CheckRow> run_smoke(kube::Client& client, const Snapshot& sn
                                         const GlobalFlags& global, Env& env) {
   remedy::SmokeOptions run = options;
   run.run_id = smoke_run_id();
-  const remedy::SmokePlan plan = remedy::plan_smoke(snapshot, run);
+  const remedy::SmokePlan plan = remedy::plan_smoke(with_every_pod_on_gpu_nodes(client, snapshot, global), run);
   remedy::SmokeOutcome outcome;
   if (plan.pods() == 0) return remedy::judge_smoke(plan, outcome); // nothing to create
   smoke_preflight(client, plan);

@@ -383,6 +383,10 @@ case $case_name in
     check "[smoke] after apply: one passing smoke row per GPU node" \
       "$(jq '[.checks[] | select(.check == "smoke" and (.object | startswith("node/")) and .result == "pass")] | length' "$work/smoke-after.json")" 3
     check "[smoke] after apply: nothing of the smoke is left" "$(smoke_left)" 0
+    # With -n the slots held by other namespaces' pods still count (notebook-ana-0 is in research).
+    gs -n ml verify --replicas 4 --smoke --timeout 30s -o json >"$work/smoke-ns.json" 2>&1; code=$?
+    check "[smoke] -n ml: verify --smoke exits 0" "$code" 0
+    check "[smoke] -n ml: the same 5 pods" "$(smoke_row "$work/smoke-ns.json" actual)" "5 Running, 0 Pending, 0 starting"
     gs verify --replicas 4 --smoke --timeout 30s >"$work/smoke-after.txt" 2>&1; code=$?
     check "[smoke] the table shows the smoke rows" "$(grep -c '^smoke ' "$work/smoke-after.txt")" 4
     ;;
