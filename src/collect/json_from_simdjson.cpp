@@ -6,20 +6,19 @@
 #include <string>
 
 namespace gpuslice::collect {
-namespace {
 
-nlohmann::json json_of_simdjson_element(simdjson::dom::element element) {
+nlohmann::json json_of_simdjson(simdjson::dom::element element) {
   switch (element.type()) {
   case simdjson::dom::element_type::OBJECT: {
     nlohmann::json object = nlohmann::json::object();
     for (simdjson::dom::key_value_pair field : simdjson::dom::object(element))
-      object[std::string(field.key)] = json_of_simdjson_element(field.value);
+      object[std::string(field.key)] = json_of_simdjson(field.value);
     return object;
   }
   case simdjson::dom::element_type::ARRAY: {
     nlohmann::json array = nlohmann::json::array();
     for (simdjson::dom::element value : simdjson::dom::array(element))
-      array.push_back(json_of_simdjson_element(value));
+      array.push_back(json_of_simdjson(value));
     return array;
   }
   case simdjson::dom::element_type::STRING:
@@ -41,14 +40,18 @@ nlohmann::json json_of_simdjson_element(simdjson::dom::element element) {
   return nullptr;
 }
 
-} // namespace
-
-std::optional<nlohmann::json> JsonFromSimdjson::parse(std::string_view text) {
+std::optional<simdjson::dom::element> SimdjsonDom::parse(std::string_view text) {
   m_padded.resize(text.size() + simdjson::SIMDJSON_PADDING);
   std::memcpy(m_padded.data(), text.data(), text.size());
   simdjson::dom::element root;
   if (m_parser.parse(m_padded.data(), text.size(), false).get(root) != simdjson::SUCCESS) return std::nullopt;
-  return json_of_simdjson_element(root);
+  return root;
+}
+
+std::optional<nlohmann::json> JsonFromSimdjson::parse(std::string_view text) {
+  std::optional<simdjson::dom::element> root = m_dom.parse(text);
+  if (!root) return std::nullopt;
+  return json_of_simdjson(*root);
 }
 
 } // namespace gpuslice::collect

@@ -13,16 +13,30 @@
 
 namespace gpuslice::collect {
 
-// Reuse one per thread: it keeps simdjson's buffers between documents.
-class JsonFromSimdjson {
+// Parses one document (an API object's raw text) into simdjson's DOM. Reuse one per thread:
+// it keeps simdjson's buffers between documents.
+class SimdjsonDom {
 public:
-  // The JSON value of `text`; nullopt when it is not valid JSON. Like nlohmann's parser, it
-  // stores non-negative integers as unsigned and keeps the last of duplicate keys.
-  std::optional<nlohmann::json> parse(std::string_view text);
+  // The root of `text`, valid until the next parse; nullopt when it is not valid JSON.
+  std::optional<simdjson::dom::element> parse(std::string_view text);
 
 private:
   simdjson::dom::parser m_parser;
   std::vector<char> m_padded; // text plus simdjson's padding
+};
+
+// The nlohmann value of a simdjson element, the one nlohmann::json::parse gives: non-negative
+// integers stored as unsigned, the last of duplicate keys kept.
+nlohmann::json json_of_simdjson(simdjson::dom::element element);
+
+// Reuse one per thread, as SimdjsonDom.
+class JsonFromSimdjson {
+public:
+  // The JSON value of `text`; nullopt when it is not valid JSON.
+  std::optional<nlohmann::json> parse(std::string_view text);
+
+private:
+  SimdjsonDom m_dom;
 };
 
 } // namespace gpuslice::collect

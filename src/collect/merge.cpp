@@ -5,6 +5,7 @@
 #include <optional>
 #include <set>
 #include <tuple>
+#include <type_traits>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -14,12 +15,19 @@
 #include <gpuslice/model/json_fields.hpp>
 
 #include "collect/json_from_simdjson.hpp"
+#include "collect/simdjson_access.hpp"
+#include "model/decode.hpp"
 #include "merge.hpp"
 
 namespace gpuslice::collect {
 namespace {
 
 using namespace model::json_fields;
+using model::json_read::is_object;
+
+// The nlohmann value the Helm release decoder reads (Secrets are few: they keep that path).
+const nlohmann::json& as_nlohmann(const nlohmann::json& object) { return object; }
+nlohmann::json as_nlohmann(simdjson::dom::element object) { return json_of_simdjson(object); }
 
 // Keyed by (namespace, name): replaces an existing entry or appends.
 template <class T> class Keyed {
@@ -92,12 +100,13 @@ public:
     nlohmann::json meta = nlohmann::json::parse(metadata, nullptr, false);
     if (!meta.is_discarded()) read_snapshot_meta(object_at(meta, "annotations"));
     std::size_t index = 0;
-    JsonFromSimdjson parser; // nlohmann's own lexer was 70 % of loading a large List
+    // Each item straight from simdjson's DOM into the typed records: no nlohmann value.
+    SimdjsonDom parser;
     for (std::string_view raw : items) {
-      std::string where = fmt::format("document 1 item {}", ++index);
-      std::optional<nlohmann::json> entry = parser.parse(raw);
-      if (!entry) throw UsageError(fmt::format("{}: {} is not valid JSON", m_origin, where));
-      list_item(*entry, item_kind, where);
+      ++index;
+      std::optional<simdjson::dom::element> entry = parser.parse(raw);
+      if (!entry) throw UsageError(fmt::format("{}: document 1 item {} is not valid JSON", m_origin, index));
+      list_item(*entry, item_kind, index);
     }
   }
 
@@ -112,14 +121,21 @@ public:
   }
 
 private:
-  void list_item(const nlohmann::json& entry, const std::string& item_kind, const std::string& where) {
-    if (!entry.is_object()) throw UsageError(fmt::format("{}: {} is not an object", m_origin, where));
+  // `where` names the item in errors: a text, or the index of an item of document 1.
+  template <class J, class Where> void list_item(const J& entry, const std::string& item_kind, const Where& where) {
+    auto position = [&] {
+      if constexpr (std::is_same_v<Where, std::string>)
+        return where;
+      else
+        return fmt::format("document 1 item {}", where);
+    };
+    if (!is_object(entry)) throw UsageError(fmt::format("{}: {} is not an object", m_origin, position()));
     // API list responses (PodList, …) leave kind off their items.
-    std::string kind = string_at(entry, "kind");
+    std::string kind = model::json_read::string_at(entry, "kind");
     if (kind.empty()) kind = item_kind;
-    if (kind.empty()) throw UsageError(fmt::format("{}: {} has no \"kind\"", m_origin, where));
+    if (kind.empty()) throw UsageError(fmt::format("{}: {} has no \"kind\"", m_origin, position()));
     if (kind == "List" || kind.ends_with("List"))
-      throw UsageError(fmt::format("{}: {} is a nested {}", m_origin, where, kind));
+      throw UsageError(fmt::format("{}: {} is a nested {}", m_origin, position(), kind));
     item(entry, kind);
   }
 
@@ -137,23 +153,23 @@ private:
         if (note.is_string()) meta.notes.push_back(note.get<std::string>());
   }
 
-  void item(const nlohmann::json& object, const std::string& kind) {
+  template <class J> void item(const J& object, const std::string& kind) {
+    namespace decode = model::decode;
     ++m_kept;
-    if (kind == "Node") return m_nodes.put(model::node_from_json(object));
-    if (kind == "Pod") return m_pods.put(model::pod_from_json(object));
-    if (kind == "Event") return m_events.put(model::event_from_json(object));
-    if (kind == "DaemonSet") return m_daemonsets.put(model::daemonset_from_json(object));
-    if (kind == "Deployment") return m_deployments.put(model::workload_from_json(object, kind));
-    if (kind == "StatefulSet") return m_statefulsets.put(model::workload_from_json(object, kind));
-    if (kind == "ClusterPolicy") return m_policies.put(model::cluster_policy_from_json(object));
-    if (kind == "ConfigMap") return configmap(object);
+    if (kind == "Node") return m_nodes.put(decode::node(object));
+    if (kind == "Pod") return m_pods.put(decode::pod(object));
+    if (kind == "Event") return m_events.put(decode::event(object));
+    if (kind == "DaemonSet") return m_daemonsets.put(decode::daemonset(object));
+    if (kind == "Deployment") return m_deployments.put(decode::workload(object, kind));
+    if (kind == "StatefulSet") return m_statefulsets.put(decode::workload(object, kind));
+    if (kind == "ClusterPolicy") return m_policies.put(decode::cluster_policy(object));
+    if (kind == "ConfigMap") return configmap(decode::configmap(object));
     if (kind == "Secret" && secret(object)) return;
     --m_kept;
     m_skipped.insert(kind);
   }
 
-  void configmap(const nlohmann::json& object) {
-    model::ConfigMap map = model::configmap_from_json(object);
+  void configmap(model::ConfigMap map) {
     if (map.meta.name != k_autoscaler_status_name) return m_configmaps.put(std::move(map));
     AutoscalerStatus status;
     status.ns = map.meta.ns;
@@ -165,11 +181,12 @@ private:
   }
 
   // Keeps a Helm release summary and drops everything else a Secret holds.
-  bool secret(const nlohmann::json& object) {
-    bool helm = string_at(object, "type") == "helm.sh/release.v1" ||
-                string_at(object_at(object, "metadata"), "name").starts_with("sh.helm.release.v1.");
+  template <class J> bool secret(const J& object) {
+    namespace read = model::json_read;
+    bool helm = read::string_at(object, "type") == "helm.sh/release.v1" ||
+                read::string_at(read::object_at(object, "metadata"), "name").starts_with("sh.helm.release.v1.");
     if (!helm) return false;
-    model::Parsed<model::HelmRelease> release = helm_release_from_secret(object);
+    model::Parsed<model::HelmRelease> release = helm_release_from_secret(as_nlohmann(object));
     if (!release) {
       m_snapshot.meta.notes.push_back(fmt::format("{}: {}", m_origin, release.error));
       return true;

@@ -5,13 +5,13 @@
 
 #include <gpuslice/model/json_fields.hpp>
 
+#include "decode.hpp"
+
 namespace gpuslice::model {
 
 using namespace json_fields;
 
-ConfigMap configmap_from_json(const nlohmann::json& j) {
-  return {meta_from_json(object_at(j, "metadata")), string_map_at(j, "data")};
-}
+ConfigMap configmap_from_json(const nlohmann::json& j) { return decode::configmap(j); }
 
 nlohmann::json to_json(const ConfigMap& c) {
   nlohmann::json out = {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", to_json(c.meta)}};
@@ -50,19 +50,7 @@ nlohmann::json to_json(const HelmRelease& r) {
   return out;
 }
 
-ClusterPolicy cluster_policy_from_json(const nlohmann::json& j) {
-  ClusterPolicy p;
-  p.meta = meta_from_json(object_at(j, "metadata"));
-  const nlohmann::json& device_plugin = object_at(object_at(j, "spec"), "devicePlugin");
-  p.device_plugin_enabled = bool_at(device_plugin, "enabled", true);
-  const nlohmann::json& config = object_at(device_plugin, "config");
-  p.config_name = string_at(config, "name");
-  p.config_default = string_at(config, "default");
-  const nlohmann::json& status = object_at(j, "status");
-  p.state = string_at(status, "state");
-  p.operator_namespace = string_at(status, "namespace");
-  return p;
-}
+ClusterPolicy cluster_policy_from_json(const nlohmann::json& j) { return decode::cluster_policy(j); }
 
 nlohmann::json to_json(const ClusterPolicy& p) {
   nlohmann::json device_plugin = {{"enabled", p.device_plugin_enabled}};

@@ -8,26 +8,11 @@
 
 #include <gpuslice/model/json_fields.hpp>
 
+#include "decode.hpp"
+
 namespace gpuslice::model {
-namespace {
 
 using namespace json_fields;
-
-ObjectReference reference_from_json(const nlohmann::json& j) {
-  return {string_at(j, "kind"), string_at(j, "namespace"), string_at(j, "name"), string_at(j, "uid"),
-          string_at(j, "apiVersion"), string_at(j, "fieldPath")};
-}
-
-// The first non-empty text among the members.
-std::string first_of(const nlohmann::json& j, std::initializer_list<const char*> keys) {
-  for (const char* key : keys) {
-    std::string value = string_at(j, key);
-    if (!value.empty()) return value;
-  }
-  return {};
-}
-
-} // namespace
 
 const std::string& Event::component() const {
   return source_component.empty() ? reporting_controller : source_component;
@@ -44,28 +29,7 @@ const std::string& Event::last_seen() const {
   return first_timestamp;
 }
 
-Event event_from_json(const nlohmann::json& j) {
-  Event e;
-  e.meta = meta_from_json(object_at(j, "metadata"));
-  e.reason = string_at(j, "reason");
-  e.type = string_at(j, "type");
-  e.message = first_of(j, {"message", "note"});
-  e.action = string_at(j, "action");
-  e.regarding = reference_from_json(field(j, "involvedObject") ? object_at(j, "involvedObject")
-                                                               : object_at(j, "regarding"));
-  e.source_component = string_at(object_at(j, "source"), "component");
-  if (e.source_component.empty()) e.source_component = string_at(object_at(j, "deprecatedSource"), "component");
-  e.reporting_controller = first_of(j, {"reportingComponent", "reportingController"});
-  e.reporting_instance = string_at(j, "reportingInstance");
-  e.count = field(j, "count") ? int_at(j, "count") : int_at(j, "deprecatedCount");
-  e.first_timestamp = first_of(j, {"firstTimestamp", "deprecatedFirstTimestamp"});
-  e.last_timestamp = first_of(j, {"lastTimestamp", "deprecatedLastTimestamp"});
-  e.event_time = string_at(j, "eventTime");
-  const nlohmann::json& series = object_at(j, "series");
-  e.series_count = int_at(series, "count");
-  e.series_last_observed = string_at(series, "lastObservedTime");
-  return e;
-}
+Event event_from_json(const nlohmann::json& j) { return decode::event(j); }
 
 nlohmann::json to_json(const Event& e) {
   nlohmann::json regarding = nlohmann::json::object();

@@ -11,6 +11,7 @@
 
 #include <gpuslice/model/json_fields.hpp>
 
+#include "decode.hpp"
 #include "requirement.hpp"
 
 namespace gpuslice::model {
@@ -21,34 +22,6 @@ std::optional<long long> parse_integer(std::string_view text) {
   auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (error != std::errc{} || end != text.data() + text.size() || text.empty()) return std::nullopt;
   return value;
-}
-
-std::optional<SelectorOp> parse_operator(const std::string& name, bool allow_gt_lt) {
-  if (name == "In") return SelectorOp::in;
-  if (name == "NotIn") return SelectorOp::not_in;
-  if (name == "Exists") return SelectorOp::exists;
-  if (name == "DoesNotExist") return SelectorOp::does_not_exist;
-  if (allow_gt_lt && name == "Gt") return SelectorOp::gt;
-  if (allow_gt_lt && name == "Lt") return SelectorOp::lt;
-  return std::nullopt;
-}
-
-// The value-count rules of NewRequirement; "" when the requirement is well formed.
-std::string check_values(const Requirement& r) {
-  switch (r.op) {
-  case SelectorOp::in:
-  case SelectorOp::not_in:
-    return r.values.empty() ? fmt::format("{}: operator {} needs at least one value", r.key, operator_name(r.op)) : "";
-  case SelectorOp::exists:
-  case SelectorOp::does_not_exist:
-    return r.values.empty() ? "" : fmt::format("{}: operator {} takes no values", r.key, operator_name(r.op));
-  case SelectorOp::gt:
-  case SelectorOp::lt:
-    if (r.values.size() != 1 || !parse_integer(r.values[0]))
-      return fmt::format("{}: operator {} needs exactly one integer value", r.key, operator_name(r.op));
-    return "";
-  }
-  return "";
 }
 
 // A hand-written scanner for the selector string grammar of apimachinery labels.Parse.
@@ -183,20 +156,32 @@ const char* operator_name(SelectorOp op) {
   return "";
 }
 
-Parsed<Requirement> parse_requirement(const nlohmann::json& expression, bool allow_gt_lt) {
-  using namespace json_fields;
-  if (!expression.is_object()) return {std::nullopt, "a match expression must be an object"};
-  Requirement r;
-  r.key = string_at(expression, "key");
-  if (r.key.empty()) return {std::nullopt, "a match expression has no key"};
-  std::string op = string_at(expression, "operator");
-  std::optional<SelectorOp> parsed_op = parse_operator(op, allow_gt_lt);
-  if (!parsed_op) return {std::nullopt, fmt::format("{}: unknown operator \"{}\"", r.key, op)};
-  r.op = *parsed_op;
-  r.values = strings_at(expression, "values");
-  std::string error = check_values(r);
-  if (!error.empty()) return {std::nullopt, error};
-  return {r, {}};
+std::optional<SelectorOp> parse_operator(const std::string& name, bool allow_gt_lt) {
+  if (name == "In") return SelectorOp::in;
+  if (name == "NotIn") return SelectorOp::not_in;
+  if (name == "Exists") return SelectorOp::exists;
+  if (name == "DoesNotExist") return SelectorOp::does_not_exist;
+  if (allow_gt_lt && name == "Gt") return SelectorOp::gt;
+  if (allow_gt_lt && name == "Lt") return SelectorOp::lt;
+  return std::nullopt;
+}
+
+// The value-count rules of NewRequirement.
+std::string check_values(const Requirement& r) {
+  switch (r.op) {
+  case SelectorOp::in:
+  case SelectorOp::not_in:
+    return r.values.empty() ? fmt::format("{}: operator {} needs at least one value", r.key, operator_name(r.op)) : "";
+  case SelectorOp::exists:
+  case SelectorOp::does_not_exist:
+    return r.values.empty() ? "" : fmt::format("{}: operator {} takes no values", r.key, operator_name(r.op));
+  case SelectorOp::gt:
+  case SelectorOp::lt:
+    if (r.values.size() != 1 || !parse_integer(r.values[0]))
+      return fmt::format("{}: operator {} needs exactly one integer value", r.key, operator_name(r.op));
+    return "";
+  }
+  return "";
 }
 
 nlohmann::json requirement_json(const Requirement& requirement) {
@@ -232,22 +217,7 @@ bool selector_matches(const LabelSelector& selector, const StringMap& labels) {
                      [&](const Requirement& r) { return requirement_matches(r, labels); });
 }
 
-Parsed<LabelSelector> parse_label_selector(const nlohmann::json& selector) {
-  if (!selector.is_object()) return {std::nullopt, "label selector must be an object"};
-  LabelSelector result;
-  const nlohmann::json* match_labels = json_fields::field(selector, "matchLabels");
-  if (match_labels && !match_labels->is_object()) return {std::nullopt, "matchLabels must be an object"};
-  for (const auto& [key, value] : json_fields::string_map_at(selector, "matchLabels"))
-    result.requirements.push_back({key, SelectorOp::in, {value}});
-  const nlohmann::json* expressions = json_fields::field(selector, "matchExpressions");
-  if (expressions && !expressions->is_array()) return {std::nullopt, "matchExpressions must be a list"};
-  for (const nlohmann::json& expression : json_fields::array_at(selector, "matchExpressions")) {
-    Parsed<Requirement> r = parse_requirement(expression, false);
-    if (!r) return {std::nullopt, "matchExpressions: " + r.error};
-    result.requirements.push_back(std::move(*r.value));
-  }
-  return {result, {}};
-}
+Parsed<LabelSelector> parse_label_selector(const nlohmann::json& selector) { return decode::label_selector(selector); }
 
 Parsed<LabelSelector> parse_selector_string(std::string_view text) { return SelectorScanner(text).parse(); }
 

@@ -9,6 +9,8 @@
 
 #include <gpuslice/model/json_fields.hpp>
 
+#include "decode.hpp"
+
 namespace gpuslice::model {
 namespace {
 
@@ -93,23 +95,7 @@ std::string format_time(TimePoint time) {
                      clock.minutes().count(), clock.seconds().count());
 }
 
-ObjectMeta meta_from_json(const nlohmann::json& metadata) {
-  using namespace json_fields;
-  ObjectMeta meta;
-  meta.ns = string_at(metadata, "namespace");
-  meta.name = string_at(metadata, "name");
-  meta.uid = string_at(metadata, "uid");
-  meta.resource_version = string_at(metadata, "resourceVersion");
-  meta.creation_timestamp = string_at(metadata, "creationTimestamp");
-  meta.generation = int_at(metadata, "generation");
-  meta.labels = string_map_at(metadata, "labels");
-  meta.annotations = string_map_at(metadata, "annotations");
-  for (const nlohmann::json& ref : array_at(metadata, "ownerReferences")) {
-    meta.owner_references.push_back({string_at(ref, "apiVersion"), string_at(ref, "kind"), string_at(ref, "name"),
-                                     string_at(ref, "uid"), bool_at(ref, "controller")});
-  }
-  return meta;
-}
+ObjectMeta meta_from_json(const nlohmann::json& metadata) { return decode::meta(metadata); }
 
 nlohmann::json to_json(const ObjectMeta& meta) {
   using namespace json_fields;

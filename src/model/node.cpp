@@ -7,6 +7,8 @@
 
 #include <gpuslice/model/json_fields.hpp>
 
+#include "decode.hpp"
+
 #include "resources.hpp"
 
 namespace gpuslice::model {
@@ -32,22 +34,7 @@ const Condition* Node::condition(std::string_view type) const {
   return it == conditions.end() ? nullptr : &*it;
 }
 
-Node node_from_json(const nlohmann::json& node) {
-  Node n;
-  n.meta = meta_from_json(object_at(node, "metadata"));
-  const nlohmann::json& spec = object_at(node, "spec");
-  for (const nlohmann::json& t : array_at(spec, "taints")) n.taints.push_back(taint_from_json(t));
-  n.unschedulable = bool_at(spec, "unschedulable");
-  n.provider_id = string_at(spec, "providerID");
-  const nlohmann::json& status = object_at(node, "status");
-  n.capacity = resource_list_from_json(object_at(status, "capacity"));
-  n.allocatable = resource_list_from_json(object_at(status, "allocatable"));
-  for (const nlohmann::json& c : array_at(status, "conditions")) n.conditions.push_back(condition_from_json(c));
-  const nlohmann::json& info = object_at(status, "nodeInfo");
-  n.os_image = string_at(info, "osImage");
-  n.kubelet_version = string_at(info, "kubeletVersion");
-  return n;
-}
+Node node_from_json(const nlohmann::json& node) { return decode::node(node); }
 
 nlohmann::json to_json(const Node& n) {
   nlohmann::json spec = nlohmann::json::object();

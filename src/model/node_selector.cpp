@@ -9,24 +9,13 @@
 #include <gpuslice/model/json_fields.hpp>
 #include <gpuslice/model/labels.hpp>
 
+#include "decode.hpp"
 #include "requirement.hpp"
 
 namespace gpuslice::model {
 namespace {
 
 constexpr std::string_view k_field_name = "metadata.name";
-
-Parsed<std::vector<Requirement>> parse_requirements(const nlohmann::json& term, const char* member) {
-  const nlohmann::json* list = json_fields::field(term, member);
-  if (list && !list->is_array()) return {std::nullopt, fmt::format("{} must be a list", member)};
-  std::vector<Requirement> result;
-  for (const nlohmann::json& expression : json_fields::array_at(term, member)) {
-    Parsed<Requirement> r = parse_requirement(expression, true);
-    if (!r) return {std::nullopt, fmt::format("{}: {}", member, r.error)};
-    result.push_back(std::move(*r.value));
-  }
-  return {result, {}};
-}
 
 bool term_matches(const NodeSelectorTerm& term, std::string_view node_name, const StringMap& node_labels) {
   // An empty term selects nothing (nodeSelectorRequirementsAsSelector returns Nothing()).
@@ -43,24 +32,7 @@ bool term_matches(const NodeSelectorTerm& term, std::string_view node_name, cons
 
 } // namespace
 
-Parsed<NodeSelector> parse_node_selector(const nlohmann::json& selector) {
-  if (!selector.is_object()) return {std::nullopt, "node selector must be an object"};
-  const nlohmann::json* terms = json_fields::field(selector, "nodeSelectorTerms");
-  if (terms && !terms->is_array()) return {std::nullopt, "nodeSelectorTerms must be a list"};
-  NodeSelector result;
-  for (const nlohmann::json& term_json : json_fields::array_at(selector, "nodeSelectorTerms")) {
-    if (!term_json.is_object()) return {std::nullopt, "a nodeSelectorTerm must be an object"};
-    NodeSelectorTerm term;
-    Parsed<std::vector<Requirement>> expressions = parse_requirements(term_json, "matchExpressions");
-    if (!expressions) return {std::nullopt, expressions.error};
-    Parsed<std::vector<Requirement>> fields = parse_requirements(term_json, "matchFields");
-    if (!fields) return {std::nullopt, fields.error};
-    term.match_expressions = std::move(*expressions.value);
-    term.match_fields = std::move(*fields.value);
-    result.terms.push_back(std::move(term));
-  }
-  return {result, {}};
-}
+Parsed<NodeSelector> parse_node_selector(const nlohmann::json& selector) { return decode::node_selector(selector); }
 
 nlohmann::json node_selector_json(const NodeSelector& selector) {
   nlohmann::json terms = nlohmann::json::array();

@@ -9,31 +9,12 @@
 
 #include <gpuslice/model/json_fields.hpp>
 
+#include "decode.hpp"
+
 namespace gpuslice::model {
 namespace {
 
 using namespace json_fields;
-
-ContainerStatus container_status_from_json(const nlohmann::json& j) {
-  ContainerStatus s;
-  s.name = string_at(j, "name");
-  s.image = string_at(j, "image");
-  s.ready = bool_at(j, "ready");
-  s.started = bool_at(j, "started");
-  s.restart_count = static_cast<int>(int_at(j, "restartCount"));
-  const nlohmann::json& state = object_at(j, "state");
-  for (const char* name : {"waiting", "running", "terminated"}) {
-    if (!field(state, name)) continue;
-    const nlohmann::json& detail = object_at(state, name);
-    s.state = name;
-    s.reason = string_at(detail, "reason");
-    s.message = string_at(detail, "message");
-    s.started_at = string_at(detail, "startedAt");
-    break;
-  }
-  s.last_terminated_reason = string_at(object_at(object_at(j, "lastState"), "terminated"), "reason");
-  return s;
-}
 
 nlohmann::json to_json(const ContainerStatus& s) {
   nlohmann::json out = {{"name", s.name}, {"ready", s.ready}, {"restartCount", s.restart_count}};
@@ -72,10 +53,7 @@ int Pod::restarts() const {
                          add);
 }
 
-Condition condition_from_json(const nlohmann::json& j) {
-  return {string_at(j, "type"), string_at(j, "status"), string_at(j, "reason"), string_at(j, "message"),
-          string_at(j, "lastTransitionTime")};
-}
+Condition condition_from_json(const nlohmann::json& j) { return decode::condition(j); }
 
 nlohmann::json to_json(const Condition& c) {
   nlohmann::json out = {{"type", c.type}, {"status", c.status}};
@@ -85,22 +63,7 @@ nlohmann::json to_json(const Condition& c) {
   return out;
 }
 
-Pod pod_from_json(const nlohmann::json& pod) {
-  Pod p;
-  p.meta = meta_from_json(object_at(pod, "metadata"));
-  p.spec = pod_spec_from_json(object_at(pod, "spec"));
-  const nlohmann::json& status = object_at(pod, "status");
-  p.phase = string_at(status, "phase");
-  p.reason = string_at(status, "reason");
-  p.nominated_node_name = string_at(status, "nominatedNodeName");
-  p.start_time = string_at(status, "startTime");
-  for (const nlohmann::json& c : array_at(status, "conditions")) p.conditions.push_back(condition_from_json(c));
-  for (const nlohmann::json& s : array_at(status, "initContainerStatuses"))
-    p.init_container_statuses.push_back(container_status_from_json(s));
-  for (const nlohmann::json& s : array_at(status, "containerStatuses"))
-    p.container_statuses.push_back(container_status_from_json(s));
-  return p;
-}
+Pod pod_from_json(const nlohmann::json& pod) { return decode::pod(pod); }
 
 nlohmann::json to_json(const Pod& p) {
   nlohmann::json status = nlohmann::json::object();

@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include <gpuslice/model/json_fields.hpp>
+
+#include "decode.hpp"
 #include <gpuslice/model/pod.hpp>
 
 #include "resources.hpp"
@@ -14,28 +16,6 @@ namespace gpuslice::model {
 namespace {
 
 using namespace json_fields;
-
-Container container_from_json(const nlohmann::json& j) {
-  Container c;
-  c.name = string_at(j, "name");
-  c.image = string_at(j, "image");
-  c.command = strings_at(j, "command");
-  c.args = strings_at(j, "args");
-  c.restart_policy = string_at(j, "restartPolicy");
-  for (const nlohmann::json& env : array_at(j, "env")) {
-    EnvVar var{string_at(env, "name"), string_at(env, "value"), {}};
-    const nlohmann::json& from = object_at(env, "valueFrom");
-    if (!from.empty()) var.value_from = from.begin().key();
-    c.env.push_back(std::move(var));
-  }
-  for (const nlohmann::json& m : array_at(j, "volumeMounts"))
-    c.volume_mounts.push_back({string_at(m, "name"), string_at(m, "mountPath"), string_at(m, "subPath"),
-                               bool_at(m, "readOnly")});
-  const nlohmann::json& resources = object_at(j, "resources");
-  c.requests = resource_list_from_json(object_at(resources, "requests"));
-  c.limits = resource_list_from_json(object_at(resources, "limits"));
-  return c;
-}
 
 nlohmann::json container_json(const Container& c) {
   nlohmann::json out = {{"name", c.name}};
@@ -60,16 +40,6 @@ nlohmann::json container_json(const Container& c) {
   if (!c.requests.empty()) out["resources"]["requests"] = to_json(c.requests);
   if (!c.limits.empty()) out["resources"]["limits"] = to_json(c.limits);
   return out;
-}
-
-Volume volume_from_json(const nlohmann::json& j) {
-  Volume v;
-  v.name = string_at(j, "name");
-  const nlohmann::json& config_map = object_at(j, "configMap");
-  v.config_map = string_at(config_map, "name");
-  for (const nlohmann::json& item : array_at(config_map, "items")) v.items.push_back(string_at(item, "key"));
-  v.host_path = string_at(object_at(j, "hostPath"), "path");
-  return v;
 }
 
 nlohmann::json volume_json(const Volume& v) {
@@ -135,28 +105,7 @@ Quantity effective_request(const PodSpec& spec, std::string_view resource) {
   return quantity_of(effective_requests(spec), resource);
 }
 
-PodSpec pod_spec_from_json(const nlohmann::json& spec) {
-  PodSpec s;
-  s.node_name = string_at(spec, "nodeName");
-  s.scheduler_name = string_at(spec, "schedulerName");
-  if (s.scheduler_name.empty()) s.scheduler_name = "default-scheduler";
-  s.service_account = string_at(spec, "serviceAccountName");
-  s.priority_class = string_at(spec, "priorityClassName");
-  s.runtime_class = string_at(spec, "runtimeClassName");
-  s.node_selector = string_map_at(spec, "nodeSelector");
-  const nlohmann::json& node_affinity = object_at(object_at(spec, "affinity"), "nodeAffinity");
-  if (const nlohmann::json* required = field(node_affinity, "requiredDuringSchedulingIgnoredDuringExecution")) {
-    // An affinity the API would reject still constrains nothing we can judge: keep it absent.
-    Parsed<NodeSelector> parsed = parse_node_selector(*required);
-    if (parsed) s.required_affinity = std::move(*parsed.value);
-  }
-  for (const nlohmann::json& t : array_at(spec, "tolerations")) s.tolerations.push_back(toleration_from_json(t));
-  for (const nlohmann::json& c : array_at(spec, "initContainers")) s.init_containers.push_back(container_from_json(c));
-  for (const nlohmann::json& c : array_at(spec, "containers")) s.containers.push_back(container_from_json(c));
-  for (const nlohmann::json& v : array_at(spec, "volumes")) s.volumes.push_back(volume_from_json(v));
-  s.overhead = resource_list_from_json(object_at(spec, "overhead"));
-  return s;
-}
+PodSpec pod_spec_from_json(const nlohmann::json& spec) { return decode::pod_spec(spec); }
 
 nlohmann::json to_json(const PodSpec& s) {
   nlohmann::json out = nlohmann::json::object();
@@ -178,11 +127,7 @@ nlohmann::json to_json(const PodSpec& s) {
   return out;
 }
 
-PodTemplate pod_template_from_json(const nlohmann::json& template_json) {
-  const nlohmann::json& metadata = object_at(template_json, "metadata");
-  return {string_map_at(metadata, "labels"), string_map_at(metadata, "annotations"),
-          pod_spec_from_json(object_at(template_json, "spec"))};
-}
+PodTemplate pod_template_from_json(const nlohmann::json& template_json) { return decode::pod_template(template_json); }
 
 nlohmann::json to_json(const PodTemplate& pod_template) {
   nlohmann::json metadata = nlohmann::json::object();
@@ -191,15 +136,7 @@ nlohmann::json to_json(const PodTemplate& pod_template) {
   return {{"metadata", metadata}, {"spec", to_json(pod_template.spec)}};
 }
 
-ResourceList resource_list_from_json(const nlohmann::json& object) {
-  ResourceList list;
-  if (!object.is_object()) return list;
-  for (auto it = object.begin(); it != object.end(); ++it) {
-    std::optional<Quantity> q = Quantity::parse(scalar_text(it.value()));
-    if (q) list.emplace(it.key(), *q);
-  }
-  return list;
-}
+ResourceList resource_list_from_json(const nlohmann::json& object) { return decode::resource_list(object); }
 
 nlohmann::json to_json(const ResourceList& list) {
   nlohmann::json out = nlohmann::json::object();

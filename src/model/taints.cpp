@@ -9,6 +9,8 @@
 
 #include <gpuslice/model/json_fields.hpp>
 
+#include "decode.hpp"
+
 namespace gpuslice::model {
 namespace {
 
@@ -63,10 +65,7 @@ std::vector<Taint> untolerated_taints(const std::vector<Toleration>& tolerations
   return result;
 }
 
-Taint taint_from_json(const nlohmann::json& j) {
-  using namespace json_fields;
-  return {string_at(j, "key"), string_at(j, "value"), string_at(j, "effect"), string_at(j, "timeAdded")};
-}
+Taint taint_from_json(const nlohmann::json& j) { return decode::taint(j); }
 
 nlohmann::json to_json(const Taint& taint) {
   nlohmann::json out = {{"key", taint.key}, {"effect", taint.effect}};
@@ -75,12 +74,7 @@ nlohmann::json to_json(const Taint& taint) {
   return out;
 }
 
-Toleration toleration_from_json(const nlohmann::json& j) {
-  using namespace json_fields;
-  Toleration t{string_at(j, "key"), string_at(j, "operator"), string_at(j, "value"), string_at(j, "effect"), {}};
-  if (field(j, "tolerationSeconds")) t.toleration_seconds = int_at(j, "tolerationSeconds");
-  return t;
-}
+Toleration toleration_from_json(const nlohmann::json& j) { return decode::toleration(j); }
 
 nlohmann::json to_json(const Toleration& toleration) {
   nlohmann::json out = nlohmann::json::object();

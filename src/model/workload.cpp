@@ -5,33 +5,13 @@
 
 #include <gpuslice/model/json_fields.hpp>
 
+#include "decode.hpp"
+
 namespace gpuslice::model {
-namespace {
 
 using namespace json_fields;
 
-std::optional<LabelSelector> selector_from(const nlohmann::json& spec) {
-  const nlohmann::json* selector = field(spec, "selector");
-  if (!selector) return std::nullopt;
-  Parsed<LabelSelector> parsed = parse_label_selector(*selector);
-  return parsed.value;
-}
-
-} // namespace
-
-DaemonSet daemonset_from_json(const nlohmann::json& j) {
-  DaemonSet d;
-  d.meta = meta_from_json(object_at(j, "metadata"));
-  const nlohmann::json& spec = object_at(j, "spec");
-  d.selector = selector_from(spec);
-  d.pod_template = pod_template_from_json(object_at(spec, "template"));
-  d.update_strategy = string_at(object_at(spec, "updateStrategy"), "type");
-  const nlohmann::json& s = object_at(j, "status");
-  d.status = {int_at(s, "desiredNumberScheduled"), int_at(s, "currentNumberScheduled"), int_at(s, "numberReady"),
-              int_at(s, "numberMisscheduled"),     int_at(s, "updatedNumberScheduled"), int_at(s, "numberAvailable"),
-              int_at(s, "numberUnavailable"),      int_at(s, "observedGeneration")};
-  return d;
-}
+DaemonSet daemonset_from_json(const nlohmann::json& j) { return decode::daemonset(j); }
 
 nlohmann::json to_json(const DaemonSet& d) {
   nlohmann::json spec = {{"template", to_json(d.pod_template)}};
@@ -52,22 +32,7 @@ nlohmann::json to_json(const DaemonSet& d) {
 }
 
 Workload workload_from_json(const nlohmann::json& j, std::string_view default_kind) {
-  Workload w;
-  w.kind = string_at(j, "kind");
-  if (w.kind.empty()) w.kind = std::string(default_kind);
-  w.meta = meta_from_json(object_at(j, "metadata"));
-  const nlohmann::json& spec = object_at(j, "spec");
-  w.replicas = int_at(spec, "replicas", 1);
-  w.selector = selector_from(spec);
-  w.pod_template = pod_template_from_json(object_at(spec, "template"));
-  const nlohmann::json& s = object_at(j, "status");
-  w.status_replicas = int_at(s, "replicas");
-  w.ready_replicas = int_at(s, "readyReplicas");
-  w.available_replicas = int_at(s, "availableReplicas");
-  w.updated_replicas = int_at(s, "updatedReplicas");
-  w.observed_generation = int_at(s, "observedGeneration");
-  for (const nlohmann::json& c : array_at(s, "conditions")) w.conditions.push_back(condition_from_json(c));
-  return w;
+  return decode::workload(j, default_kind);
 }
 
 nlohmann::json to_json(const Workload& w) {
