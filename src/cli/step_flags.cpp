@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli/step_flags.hpp"
 
-#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -10,36 +9,13 @@
 #include <gpuslice/error.hpp>
 #include <gpuslice/model.hpp>
 
+#include "cli/taint_spec.hpp"
+
 namespace gpuslice::cli {
 
 namespace {
 
 constexpr int k_max_config_replicas = 128; // as diagnose --replicas: beyond it, a typo
-
-bool is_alphanumeric(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
-// A label name or value: at most 63 of [A-Za-z0-9-_.], beginning and ending alphanumeric.
-bool is_label_word(std::string_view text, bool may_be_empty) {
-  if (text.empty()) return may_be_empty;
-  if (text.size() > 63 || !is_alphanumeric(text.front()) || !is_alphanumeric(text.back())) return false;
-  return std::all_of(text.begin(), text.end(),
-                     [](char c) { return is_alphanumeric(c) || c == '-' || c == '_' || c == '.'; });
-}
-
-// [DNS subdomain "/"] name, as Kubernetes checks label and taint keys.
-bool is_qualified_name(std::string_view key) {
-  const std::size_t slash = key.find('/');
-  if (slash == std::string_view::npos) return is_label_word(key, false);
-  const std::string_view prefix = key.substr(0, slash);
-  const bool prefix_ok = !prefix.empty() && prefix.size() <= 253 && is_alphanumeric(prefix.front()) &&
-                         is_alphanumeric(prefix.back()) &&
-                         std::all_of(prefix.begin(), prefix.end(), [](char c) {
-                           return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.';
-                         });
-  return prefix_ok && is_label_word(key.substr(slash + 1), false);
-}
 
 } // namespace
 
@@ -53,17 +29,13 @@ void validate_config_flags(const remedy::ConfigApplyOptions& options) {
 }
 
 void validate_taint_flags(const remedy::TaintOptions& taint) {
-  if (!is_qualified_name(taint.key))
-    throw UsageError(fmt::format("--taint-key \"{}\": must be a qualified name (an optional DNS prefix and '/', then "
-                                 "up to 63 of A-Z a-z 0-9 - _ . beginning and ending alphanumeric)",
-                                 taint.key));
-  if (!is_label_word(taint.value, true))
-    throw UsageError(fmt::format("--taint-value \"{}\": must be up to 63 of A-Z a-z 0-9 - _ . beginning and "
-                                 "ending alphanumeric",
-                                 taint.value));
-  if (taint.effect != "NoSchedule" && taint.effect != "PreferNoSchedule" && taint.effect != "NoExecute")
-    throw UsageError(fmt::format("--taint-effect \"{}\": must be NoSchedule, PreferNoSchedule or NoExecute",
-                                 taint.effect));
+  const std::pair<std::string, std::string> problems[] = {
+      {"--taint-key \"" + taint.key + "\": ", taint_key_problem(taint.key)},
+      {"--taint-value \"" + taint.value + "\": ", taint_value_problem(taint.value)},
+      {"--taint-effect \"" + taint.effect + "\": ", taint_effect_problem(taint.effect)}};
+  for (const auto& [flag_and_input, problem] : problems) {
+    if (!problem.empty()) throw UsageError(flag_and_input + problem);
+  }
 }
 
 void validate_selector_flag(const std::string& flag, const std::string& selector) {

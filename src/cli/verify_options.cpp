@@ -10,6 +10,7 @@
 
 #include "cli/apply_run.hpp"
 #include "cli/output_flags.hpp"
+#include "cli/taint_spec.hpp"
 
 namespace gpuslice::cli {
 
@@ -72,14 +73,7 @@ ValidVerifyFlags validate_verify_flags(const VerifyFlags& flags) {
     throw UsageError(
         fmt::format("--replicas {}: must be from 1 to 128 (the replicas per GPU to verify)", flags.replicas));
   valid.options.replicas = flags.replicas;
-  if (!flags.taint.empty()) {
-    const std::optional<model::Taint> taint = model::parse_taint(flags.taint);
-    if (!taint || taint->effect.empty())
-      throw UsageError(fmt::format("--taint \"{}\": must be KEY=VALUE:EFFECT with effect NoSchedule, "
-                                   "PreferNoSchedule or NoExecute",
-                                   flags.taint));
-    valid.options.taint = *taint;
-  }
+  if (!flags.taint.empty()) valid.options.taint = parse_taint_flag("--taint", flags.taint);
   for (const std::string& pod : flags.was_pending) {
     const std::size_t slash = pod.find('/');
     if (slash == std::string::npos || slash == 0 || slash + 1 == pod.size() || pod.find('/', slash + 1) != std::string::npos)

@@ -208,6 +208,32 @@ TEST_CASE("cli bad input: flags") {
                    {"--taint-value \"-x-\": must be up to 63"}});
   cases.push_back({"verify --taint without effect", with({"verify", "--replicas", "4", "--taint", "nvidia.com/gpu=true"}),
                    ExitCode::usage, {"--taint \"nvidia.com/gpu=true\": must be KEY=VALUE:EFFECT"}});
+  // verify --taint is checked as kubectl taint checks KEY=VALUE:EFFECT, before any request.
+  const std::string long_value(64, 'v');
+  for (const auto& [spec, says] : std::vector<std::pair<std::string, std::string>>{
+           {"bad key=true:NoSchedule", "key \"bad key\" must be a qualified name"},
+           {"NVIDIA.com/gpu=true:NoSchedule", "key \"NVIDIA.com/gpu\" must be a qualified name"},
+           {"nvidia.com/=true:NoSchedule", "key \"nvidia.com/\" must be a qualified name"},
+           {"nvidia.com/gpu=-x-:NoSchedule", "value \"-x-\" must be up to 63"},
+           {"nvidia.com/gpu=" + long_value + ":NoSchedule", "value \"" + long_value + "\" must be up to 63"},
+           {"nvidia.com/gpu=true:Sometimes", "effect \"Sometimes\" must be NoSchedule, PreferNoSchedule or NoExecute"},
+           {"nvidia.com/gpu=true:", "effect \"\" must be NoSchedule"},
+           {"a:b:NoSchedule", "must be KEY=VALUE:EFFECT or KEY:EFFECT"}}) {
+    cases.push_back({"verify --taint '" + spec + "'", with({"verify", "--replicas", "4", "--taint", spec}),
+                     ExitCode::usage, {"--taint \"" + spec + "\": " + says}});
+  }
+  cases.push_back({"nodes taint --taint-value of 64 characters",
+                   with({"nodes", "taint", "--taint-value", long_value, "--dry-run=client"}, true), ExitCode::usage,
+                   {"--taint-value \"" + long_value + "\": must be up to 63"}});
+  cases.push_back({"apply --taint-key 'nvidia.com/'",
+                   with({"apply", "--replicas", "4", "--taint-key", "nvidia.com/", "--yes"}, true), ExitCode::usage,
+                   {"--taint-key \"nvidia.com/\": must be a qualified name"}});
+  cases.push_back({"apply --taint-effect noschedule",
+                   with({"apply", "--replicas", "4", "--taint-effect", "noschedule", "--yes"}, true), ExitCode::usage,
+                   {"--taint-effect \"noschedule\": must be NoSchedule, PreferNoSchedule or NoExecute"}});
+  cases.push_back({"workloads tolerate --taint-key 'a b'",
+                   with({"workloads", "tolerate", "--taint-key", "a b", "--yes"}, true), ExitCode::usage,
+                   {"--taint-key \"a b\": must be a qualified name"}});
   // Output formats.
   cases.push_back({"diagnose -o xml", with({"diagnose", "-o", "xml"}), ExitCode::usage,
                    {"--output \"xml\": must be one of table, json, yaml, markdown, junit"}});
