@@ -6,6 +6,8 @@
 #include <gpuslice/error.hpp>
 #include <gpuslice/kube/config.hpp>
 
+#include "kube/pem.hpp"
+
 namespace gpuslice::kube {
 
 namespace {
@@ -67,7 +69,46 @@ std::string read_required(FileReader& files, const std::string& path, const std:
   return {};
 }
 
-void validate_cluster(const ClusterEntry& c, const std::string& name, FileReader& files,
+// Where a certificate or key came from, for the message when it is not PEM: the flag that
+// named the file, else the kubeconfig entry and its field (and the file, if it is one).
+struct PemSource {
+  std::string flag;   // "--certificate-authority" when the flag gave it, else ""
+  std::string origin; // the kubeconfig file defining the entry
+  std::string entry;  // e.g. cluster "prod"
+  std::string field;  // the file field, e.g. certificate-authority ("-data" is added for the data field)
+  std::string path;   // the file, when the file field is used
+};
+
+void check_pem(const std::string& text, bool is_key, const PemSource& source, std::vector<std::string>& problems) {
+  if (is_key ? holds_pem_private_key(text) : holds_pem_certificate(text)) return;
+  const char* what = is_key ? "a PEM private key" : "a PEM certificate";
+  if (!source.flag.empty()) {
+    problems.push_back(fmt::format("{} {} is not {}", source.flag, source.path, what));
+    return;
+  }
+  const std::string where = source.origin.empty() ? "" : fmt::format("kubeconfig \"{}\": ", source.origin);
+  const std::string file = source.path.empty() ? "" : " " + source.path;
+  problems.push_back(fmt::format("{}{}: {}{} is not {}", where, source.entry, source.field, file, what));
+}
+
+// Reads the file field unless the data field is set, and checks the result is PEM.
+std::string pem_material(FileReader& files, const std::string& data, const std::string& path, bool is_key,
+                         PemSource source, const std::string& read_name, const std::string& owner,
+                         std::vector<std::string>& problems) {
+  if (!data.empty()) {
+    source.field += "-data";
+    check_pem(data, is_key, source, problems);
+    return data;
+  }
+  if (path.empty()) return {};
+  const std::size_t problems_before = problems.size();
+  std::string text = read_required(files, path, read_name, owner, problems);
+  source.path = path;
+  if (problems.size() == problems_before) check_pem(text, is_key, source, problems);
+  return text;
+}
+
+void validate_cluster(const ClusterEntry& c, const std::string& name, const GlobalOptions& flags, FileReader& files,
                       ClusterEndpoint& out, std::vector<std::string>& problems) {
   if (c.server.empty()) {
     problems.push_back(fmt::format("no server found for cluster \"{}\"", name));
@@ -81,11 +122,11 @@ void validate_cluster(const ClusterEntry& c, const std::string& name, FileReader
       (!c.certificate_authority.empty() || !c.certificate_authority_data.empty())) {
     problems.push_back("specifying a root certificates file with the insecure flag is not allowed");
   }
-  out.ca_pem = c.certificate_authority_data;
-  if (out.ca_pem.empty() && !c.certificate_authority.empty()) {
-    out.ca_file = c.certificate_authority;
-    out.ca_pem = read_required(files, c.certificate_authority, "certificate-authority", name, problems);
-  }
+  if (c.certificate_authority_data.empty()) out.ca_file = c.certificate_authority;
+  const PemSource source{flags.certificate_authority.empty() ? "" : "--certificate-authority", c.origin,
+                         fmt::format("cluster \"{}\"", name), "certificate-authority", ""};
+  out.ca_pem = pem_material(files, c.certificate_authority_data, c.certificate_authority, false, source,
+                            "certificate-authority", name, problems);
 }
 
 void validate_exec(const ExecConfig& exec, const std::string& name, std::vector<std::string>& problems) {
@@ -103,7 +144,7 @@ void validate_exec(const ExecConfig& exec, const std::string& name, std::vector<
   }
 }
 
-void validate_user(const UserEntry& u, const std::string& name, FileReader& files,
+void validate_user(const UserEntry& u, const std::string& name, const GlobalOptions& flags, FileReader& files,
                    Credentials& out, std::vector<std::string>& problems) {
   std::vector<std::string> methods;
   if (!u.token.empty() || !u.token_file.empty()) {
@@ -138,14 +179,16 @@ void validate_user(const UserEntry& u, const std::string& name, FileReader& file
   if (u.as_user.empty() && !u.as_groups.empty()) {
     problems.push_back(fmt::format("requesting groups or user-extra for {} without impersonating a user", name));
   }
-  out.client_certificate_pem = u.client_certificate_data;
-  if (out.client_certificate_pem.empty() && !u.client_certificate.empty()) {
-    out.client_certificate_pem = read_required(files, u.client_certificate, "client-cert", name, problems);
-  }
-  out.client_key_pem = u.client_key_data;
-  if (out.client_key_pem.empty() && !u.client_key.empty()) {
-    out.client_key_pem = read_required(files, u.client_key, "client-key", name, problems);
-  }
+  const std::string entry = fmt::format("user \"{}\"", name);
+  out.client_certificate_pem =
+      pem_material(files, u.client_certificate_data, u.client_certificate, false,
+                   {flags.client_certificate.empty() ? "" : "--client-certificate", u.origin, entry,
+                    "client-certificate", ""},
+                   "client-cert", name, problems);
+  out.client_key_pem = pem_material(files, u.client_key_data, u.client_key, true,
+                                    {flags.client_key.empty() ? "" : "--client-key", u.origin, entry,
+                                     "client-key", ""},
+                                    "client-key", name, problems);
   out.token = u.token;
   out.token_file = u.token_file;
   out.username = u.username;
@@ -200,9 +243,9 @@ std::optional<ClusterEndpoint> resolve_endpoint(const Kubeconfig& config, const 
   }
 
   std::vector<std::string> problems;
-  validate_cluster(cluster, out.cluster_name.empty() ? out.context_name : out.cluster_name, files,
+  validate_cluster(cluster, out.cluster_name.empty() ? out.context_name : out.cluster_name, options, files,
                    out, problems);
-  validate_user(user, out.user_name, files, out.credentials, problems);
+  validate_user(user, out.user_name, options, files, out.credentials, problems);
   if (!problems.empty()) {
     throw UsageError(problems.size() == 1
                          ? "invalid configuration: " + problems.front()

@@ -14,6 +14,7 @@
 
 #include <fakekube/server.hpp>
 
+#include "kube/base64.hpp"
 #include "unit/cli_badinput_server.hpp"
 #include "unit/cli_run_support.hpp"
 #include "unit/collect_live_support.hpp"
@@ -106,6 +107,23 @@ TEST_CASE("cli bad input: kubeconfig") {
   c.variant("dirca.kc", "    certificate-authority-data:", "    certificate-authority: " + (c.dir / "ca-dir").string());
   badinput_write(c.dir / "garbage.pem", "not a certificate\n");
   c.variant("garbageca.kc", "    certificate-authority-data:", "    certificate-authority: " + (c.dir / "garbage.pem").string());
+  c.variant("garbagecadata.kc", "    certificate-authority-data:",
+            "    certificate-authority-data: " + gpuslice::kube::base64_encode("not a certificate\n"));
+  {
+    // The admin with client-certificate files: one variant whose certificate file is garbage,
+    // one whose key (as data) is.
+    const fs::path cert_kc = c.cluster.kubeconfig("admin", fakekube::KubeconfigAuth::client_cert_files, "cert.kc");
+    std::string text = badinput_read(cert_kc);
+    const std::size_t at = text.find("client-certificate:");
+    REQUIRE(at != std::string::npos);
+    std::string cert_text = text;
+    cert_text.replace(at, text.find('\n', at) - at, "client-certificate: " + (c.dir / "garbage.pem").string());
+    badinput_write(c.dir / "garbagecert.kc", cert_text);
+    const std::size_t key = text.find("client-key:");
+    REQUIRE(key != std::string::npos);
+    text.replace(key, text.find('\n', key) - key, "client-key-data: " + gpuslice::kube::base64_encode("garbage"));
+    badinput_write(c.dir / "garbagekey.kc", text);
+  }
   badinput_write(c.dir / "other-ca.pem", other.server.ca_pem());
   c.variant("wrongca.kc", "    certificate-authority-data:", "    certificate-authority: " + (c.dir / "other-ca.pem").string());
   {
@@ -131,8 +149,21 @@ TEST_CASE("cli bad input: kubeconfig") {
        {"unable to read certificate-authority {dir}/no-ca.pem"}},
       {"unreadable CA (a directory)", {"status", "--kubeconfig", "{dir}/dirca.kc"}, ExitCode::usage,
        {"unable to read certificate-authority {dir}/ca-dir"}},
-      {"CA file that is not PEM", {"status", "--kubeconfig", "{dir}/garbageca.kc"}, ExitCode::runtime,
-       {"Unable to connect to the server {url}", "is not a PEM certificate"}},
+      {"CA file that is not PEM", {"status", "--kubeconfig", "{dir}/garbageca.kc"}, ExitCode::usage,
+       {"invalid configuration: kubeconfig \"{dir}/garbageca.kc\": cluster \"fakekube\": certificate-authority "
+        "{dir}/garbage.pem is not a PEM certificate"}},
+      {"CA data that is not PEM", {"status", "--kubeconfig", "{dir}/garbagecadata.kc"}, ExitCode::usage,
+       {"invalid configuration: kubeconfig \"{dir}/garbagecadata.kc\": cluster \"fakekube\": "
+        "certificate-authority-data is not a PEM certificate"}},
+      {"--certificate-authority that is not PEM",
+       {"status", "--kubeconfig", "{dir}/admin-config", "--certificate-authority", "{dir}/garbage.pem"}, ExitCode::usage,
+       {"invalid configuration: --certificate-authority {dir}/garbage.pem is not a PEM certificate"}},
+      {"client certificate file that is not PEM", {"status", "--kubeconfig", "{dir}/garbagecert.kc"}, ExitCode::usage,
+       {"invalid configuration: kubeconfig \"{dir}/garbagecert.kc\": user \"admin\": client-certificate "
+        "{dir}/garbage.pem is not a PEM certificate"}},
+      {"client key data that is not PEM", {"status", "--kubeconfig", "{dir}/garbagekey.kc"}, ExitCode::usage,
+       {"invalid configuration: kubeconfig \"{dir}/garbagekey.kc\": user \"admin\": client-key-data is not a PEM "
+        "private key"}},
       {"CA that did not sign the server", {"status", "--kubeconfig", "{dir}/wrongca.kc"}, ExitCode::runtime,
        {"Unable to connect to the server {url}", "TLS: SSL certificate problem"}},
       {"CA file and data both", {"status", "--kubeconfig", "{dir}/both.kc"}, ExitCode::usage,

@@ -5,6 +5,8 @@
 #include <gpuslice/error.hpp>
 #include <gpuslice/kube/config.hpp>
 
+#include "kube/base64.hpp"
+#include "unit/kube_test_pems.hpp"
 #include "unit/kube_test_support.hpp"
 
 using gpuslice::UsageError;
@@ -15,6 +17,7 @@ using gpuslice::kube::resolve_endpoint;
 
 namespace {
 
+// CA data "PROD_CA" is replaced by the base64 of a real PEM certificate.
 const char* const k_config = R"(
 current-context: prod
 clusters:
@@ -22,15 +25,17 @@ clusters:
   cluster:
     server: https://prod.example:6443
     tls-server-name: api.prod.internal
-    certificate-authority-data: UFJPRC1DQQ==
+    certificate-authority-data: PROD_CA
 - name: file-ca
   cluster: {server: https://file.example, certificate-authority: /certs/ca.crt}
 - name: both-ca
-  cluster: {server: https://both.example, certificate-authority: /certs/ca.crt, certificate-authority-data: UFJPRC1DQQ==}
+  cluster: {server: https://both.example, certificate-authority: /certs/ca.crt, certificate-authority-data: PROD_CA}
 - name: insecure-ca
-  cluster: {server: https://x, insecure-skip-tls-verify: true, certificate-authority-data: UFJPRC1DQQ==}
+  cluster: {server: https://x, insecure-skip-tls-verify: true, certificate-authority-data: PROD_CA}
 - name: no-server
   cluster: {}
+- name: garbage-ca
+  cluster: {server: https://g.example, certificate-authority-data: bm90IGEgY2VydGlmaWNhdGU=}
 users:
 - name: token-user
   user: {token: t0k3n, tokenFile: /tokens/t}
@@ -62,11 +67,17 @@ contexts:
 
 struct Fixture {
   kube_test::MemoryFiles files;
-  gpuslice::kube::Kubeconfig config = parse_kubeconfig(k_config, "/home/me/.kube/config");
+  gpuslice::kube::Kubeconfig config = parse_kubeconfig(with_prod_ca(k_config), "/home/me/.kube/config");
   Fixture() {
-    files.files["/certs/ca.crt"] = "FILE-CA";
-    files.files["/certs/u.crt"] = "USER-CERT";
-    files.files["/certs/u.key"] = "USER-KEY";
+    files.files["/certs/ca.crt"] = kube_test::k_file_certificate_pem;
+    files.files["/certs/u.crt"] = kube_test::k_user_certificate_pem;
+    files.files["/certs/u.key"] = kube_test::k_user_key_pem;
+  }
+  static std::string with_prod_ca(std::string text) {
+    const std::string data = gpuslice::kube::base64_encode(kube_test::k_prod_certificate_pem);
+    for (std::size_t at = text.find("PROD_CA"); at != std::string::npos; at = text.find("PROD_CA", at))
+      text.replace(at, 7, data);
+    return text;
   }
   ClusterEndpoint resolve(const GlobalOptions& options) {
     std::optional<ClusterEndpoint> endpoint = resolve_endpoint(config, options, files);
@@ -90,17 +101,17 @@ TEST_CASE("kube::resolve_endpoint") {
     CHECK(e.context_name == "prod");
     CHECK(e.server == "https://prod.example:6443");
     CHECK(e.tls_server_name == "api.prod.internal");
-    CHECK(e.ca_pem == "PROD-CA");
+    CHECK(e.ca_pem == kube_test::k_prod_certificate_pem);
     CHECK(e.credentials.token == "t0k3n");
     CHECK(e.credentials.token_file == "/tokens/t"); // both kept: the file wins when sending
     CHECK(e.namespace_name == "gpu-team");
   }
   SUBCASE("--context picks another context; files are loaded into memory") {
     const ClusterEndpoint e = f.resolve(with_context("files"));
-    CHECK(e.ca_pem == "FILE-CA");
+    CHECK(e.ca_pem == kube_test::k_file_certificate_pem);
     CHECK(e.ca_file == "/certs/ca.crt");
-    CHECK(e.credentials.client_certificate_pem == "USER-CERT");
-    CHECK(e.credentials.client_key_pem == "USER-KEY");
+    CHECK(e.credentials.client_certificate_pem == kube_test::k_user_certificate_pem);
+    CHECK(e.credentials.client_key_pem == kube_test::k_user_key_pem);
     CHECK(e.namespace_name == "default");
   }
   SUBCASE("-n wins over the context's namespace") {
@@ -117,7 +128,7 @@ TEST_CASE("kube::resolve_endpoint") {
     o.user = "cert-files";
     const ClusterEndpoint e = f.resolve(o);
     CHECK(e.server == "https://file.example");
-    CHECK(e.credentials.client_key_pem == "USER-KEY");
+    CHECK(e.credentials.client_key_pem == kube_test::k_user_key_pem);
     o.cluster = "ghost";
     CHECK_THROWS_WITH_AS(f.resolve(o), "cluster \"ghost\" does not exist", UsageError);
     o.cluster.clear();
@@ -152,7 +163,7 @@ TEST_CASE("kube::resolve_endpoint") {
   SUBCASE("--certificate-authority replaces CA data") {
     GlobalOptions o;
     o.certificate_authority = "/certs/ca.crt";
-    CHECK(f.resolve(o).ca_pem == "FILE-CA");
+    CHECK(f.resolve(o).ca_pem == kube_test::k_file_certificate_pem);
   }
   SUBCASE("--token clears tokenFile") {
     GlobalOptions o;
@@ -162,14 +173,14 @@ TEST_CASE("kube::resolve_endpoint") {
     CHECK(e.credentials.token_file.empty());
   }
   SUBCASE("--client-certificate/--client-key replace the kubeconfig's") {
-    f.files.files["/flag/c.crt"] = "FLAG-CERT";
-    f.files.files["/flag/c.key"] = "FLAG-KEY";
+    f.files.files["/flag/c.crt"] = kube_test::k_file_certificate_pem;
+    f.files.files["/flag/c.key"] = kube_test::k_file_key_pem;
     GlobalOptions o = with_context("files");
     o.client_certificate = "/flag/c.crt";
     o.client_key = "/flag/c.key";
     const ClusterEndpoint e = f.resolve(o);
-    CHECK(e.credentials.client_certificate_pem == "FLAG-CERT");
-    CHECK(e.credentials.client_key_pem == "FLAG-KEY");
+    CHECK(e.credentials.client_certificate_pem == kube_test::k_file_certificate_pem);
+    CHECK(e.credentials.client_key_pem == kube_test::k_file_key_pem);
   }
   SUBCASE("--as and --as-group set impersonation") {
     GlobalOptions o;
@@ -216,6 +227,35 @@ TEST_CASE("kube::resolve_endpoint validation") {
     f.files.files.erase("/certs/ca.crt");
     CHECK_THROWS_WITH_AS(f.resolve(with("file-ca", "token-user")),
                          doctest::Contains("unable to read certificate-authority /certs/ca.crt for file-ca"), UsageError);
+  }
+  SUBCASE("CA, client certificate or key that is not PEM: refused at load, naming file, entry and field") {
+    const std::string in_config = "invalid configuration: kubeconfig \"/home/me/.kube/config\": ";
+    CHECK_THROWS_WITH_AS(f.resolve(with("garbage-ca", "token-user")),
+                         (in_config + "cluster \"garbage-ca\": certificate-authority-data is not a PEM certificate").c_str(),
+                         UsageError);
+    f.files.files["/certs/ca.crt"] = "not a certificate\n";
+    CHECK_THROWS_WITH_AS(f.resolve(with("file-ca", "token-user")),
+                         (in_config + "cluster \"file-ca\": certificate-authority /certs/ca.crt is not a PEM certificate")
+                             .c_str(),
+                         UsageError);
+    GlobalOptions flag = with("prod-cluster", "token-user");
+    flag.certificate_authority = "/certs/ca.crt";
+    CHECK_THROWS_WITH_AS(f.resolve(flag), "invalid configuration: --certificate-authority /certs/ca.crt is not a PEM certificate",
+                         UsageError);
+    f.files.files["/certs/ca.crt"] = kube_test::k_file_certificate_pem;
+    f.files.files["/certs/u.key"] = kube_test::k_user_certificate_pem; // a certificate is not a key
+    CHECK_THROWS_WITH_AS(f.resolve(with("file-ca", "cert-files")),
+                         (in_config + "user \"cert-files\": client-key /certs/u.key is not a PEM private key").c_str(),
+                         UsageError);
+    f.files.files["/certs/u.key"] = kube_test::k_user_key_pem;
+    f.files.files["/certs/u.crt"] = kube_test::k_user_key_pem; // nor a key a certificate
+    CHECK_THROWS_WITH_AS(f.resolve(with("file-ca", "cert-files")),
+                         (in_config + "user \"cert-files\": client-certificate /certs/u.crt is not a PEM certificate")
+                             .c_str(),
+                         UsageError);
+    CHECK_THROWS_WITH_AS(f.resolve(with("prod-cluster", "cert-no-key")),
+                         doctest::Contains("user \"cert-no-key\": client-certificate-data is not a PEM certificate"),
+                         UsageError);
   }
   SUBCASE("no server") {
     CHECK_THROWS_WITH_AS(f.resolve(with("no-server", "token-user")),
