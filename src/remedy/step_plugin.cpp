@@ -165,9 +165,28 @@ void add_native_install(Step& step, const PluginTarget& target, const PluginStep
                                    options.image, options.version, target.configmap, target.key));
 }
 
-} // namespace
+// The helm command for the target, whether or not the plan installs with helm.
+std::vector<std::string> helm_command(const Snapshot& snapshot, const ConfigApplyOptions& config,
+                                      const PluginStepOptions& options) {
+  const PluginTarget target = plugin_target(snapshot, config);
+  std::string version = options.version.starts_with('v') ? options.version.substr(1) : options.version;
+  std::vector<std::string> argv = {"helm", "upgrade", "--install", options.release, "nvidia-device-plugin",
+                                   "--repo", "https://nvidia.github.io/k8s-device-plugin", "--version", version,
+                                   "--namespace", target.ns, "--set", "config.name=" + target.configmap,
+                                   "--set", "config.default=" + target.key};
+  if (options.gfd_enabled) {
+    argv.push_back("--set");
+    argv.push_back("gfd.enabled=true");
+  }
+  return argv;
+}
 
-Step plan_plugin_install(const Snapshot& snapshot, const ConfigApplyOptions& config, const PluginStepOptions& options) {
+// plan_plugin_install, also saying whether the plan ends in a helm install (rather than a
+// re-point, a ClusterPolicy patch or a host plugin, where running helm would be a change the
+// plan never showed).
+Step plan_plugin_step(const Snapshot& snapshot, const ConfigApplyOptions& config, const PluginStepOptions& options,
+                      bool& installs_with_helm) {
+  installs_with_helm = false;
   const PluginTarget target = plugin_target(snapshot, config);
   Step step;
   step.name = "plugin install";
@@ -219,8 +238,9 @@ Step plan_plugin_install(const Snapshot& snapshot, const ConfigApplyOptions& con
   }
   if (install_native) {
     if (options.helm_installer) {
+      installs_with_helm = true;
       step.notes.push_back("installed with helm after the API changes: " +
-                           fmt::format("{}", fmt::join(helm_install_argv(snapshot, config, options), " ")));
+                           fmt::format("{}", fmt::join(helm_command(snapshot, config, options), " ")));
       how.push_back("helm install");
     } else {
       add_native_install(step, target, options);
@@ -230,6 +250,13 @@ Step plan_plugin_install(const Snapshot& snapshot, const ConfigApplyOptions& con
   step.summary = fmt::format("device plugin reads ConfigMap {}/{} key {} ({})", target.ns, target.configmap, target.key,
                              fmt::join(how, "; "));
   return step;
+}
+
+} // namespace
+
+Step plan_plugin_install(const Snapshot& snapshot, const ConfigApplyOptions& config, const PluginStepOptions& options) {
+  bool installs_with_helm = false;
+  return plan_plugin_step(snapshot, config, options, installs_with_helm);
 }
 
 Step plan_plugin_uninstall(const Snapshot& snapshot) {
@@ -258,17 +285,9 @@ Step plan_plugin_uninstall(const Snapshot& snapshot) {
 std::vector<std::string> helm_install_argv(const Snapshot& snapshot, const ConfigApplyOptions& config,
                                            const PluginStepOptions& options) {
   if (!options.helm_installer) return {};
-  const PluginTarget target = plugin_target(snapshot, config);
-  std::string version = options.version.starts_with('v') ? options.version.substr(1) : options.version;
-  std::vector<std::string> argv = {"helm", "upgrade", "--install", options.release, "nvidia-device-plugin",
-                                   "--repo", "https://nvidia.github.io/k8s-device-plugin", "--version", version,
-                                   "--namespace", target.ns, "--set", "config.name=" + target.configmap,
-                                   "--set", "config.default=" + target.key};
-  if (options.gfd_enabled) {
-    argv.push_back("--set");
-    argv.push_back("gfd.enabled=true");
-  }
-  return argv;
+  bool installs_with_helm = false;
+  plan_plugin_step(snapshot, config, options, installs_with_helm);
+  return installs_with_helm ? helm_command(snapshot, config, options) : std::vector<std::string>{};
 }
 
 } // namespace gpuslice::remedy

@@ -199,6 +199,21 @@ TEST_CASE("remedy::helm_install_argv: the corrected chart and values, no shell")
   CHECK(step.notes.front().find("helm upgrade --install nvdp nvidia-device-plugin") != std::string::npos);
 }
 
+TEST_CASE("remedy::helm_install_argv: helm runs only where the plan installs with it") {
+  // The incident's Helm plugin is re-pointed in place (strategy auto): the plan shows no helm
+  // run, so none may happen; replacing it ends in a helm install, which the plan shows.
+  const Snapshot s = plugin_incident();
+  remedy::PluginStepOptions options;
+  options.helm_installer = true;
+  CHECK(remedy::helm_install_argv(s, four_replicas(), options).empty());
+  options.strategy = remedy::PluginStrategy::replace;
+  const std::vector<std::string> argv = remedy::helm_install_argv(s, four_replicas(), options);
+  REQUIRE(argv.size() > 4);
+  CHECK(argv[4] == "nvidia-device-plugin");
+  const remedy::Step step = remedy::plan_plugin_install(s, four_replicas(), options);
+  CHECK(step.summary.find("helm install") != std::string::npos);
+}
+
 TEST_CASE("remedy::rollout_status judges the plugin by its pods on GPU nodes, not on CPU nodes") {
   // eksctl's static manifest: no node selector, so a pod on each CPU node crash-loops for good
   // and the DaemonSet's counters never reach desired (3 desired, 1 available).

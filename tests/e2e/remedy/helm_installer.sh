@@ -63,7 +63,16 @@ check "the old release was removed through the API first" \
 gs undo --yes >"$work/undo1.txt" 2>&1; code=$?
 check "undo after the helm run exits 0" "$code" 0
 
-# 3. helm fails: exit 4 and the undo command; the API changes stay journaled and undo restores them.
+# 3. The Helm plugin re-pointed in place (no --strategy): the plan shows no helm run, so none happens.
+: >"$work/argv.log"
+PATH=$work/bin:$PATH HELM_ARGV_LOG=$work/argv.log gs apply --replicas 4 --yes --no-wait --installer helm \
+  >"$work/inplace.out" 2>"$work/inplace.err"; code=$?
+check "re-pointed in place: apply exits 0" "$code" 0
+check "re-pointed in place: helm is not run" "$(wc -l <"$work/argv.log" | tr -d ' ')" 0
+gs undo --yes >"$work/undo-inplace.txt" 2>&1; code=$?
+check "undo after the in-place run exits 0" "$code" 0
+
+# 4. helm fails: exit 4 and the undo command; the API changes stay journaled and undo restores them.
 : >"$work/requests.jsonl"
 : >"$work/argv.log"
 PATH=$work/bin:$PATH HELM_ARGV_LOG=$work/argv.log HELM_EXIT=1 gs "${apply_helm[@]}" \
