@@ -178,8 +178,10 @@ ExitCode run_remedy(const std::string& command, const RemedyFlags& flags, const 
                           journal.path());
   }
   if (!result.failure.empty()) {
-    if (result.mutations == 0) throw RuntimeError(result.failure + " (nothing was changed)");
-    throw ApplyIncomplete(fmt::format("{} (after {} change(s))", result.failure, result.mutations), journal.path());
+    if (result.mutations == 0 && result.unconfirmed == 0) throw RuntimeError(result.failure + " (nothing was changed)");
+    const std::string unknown = result.unconfirmed > 0 ? "; that change may have been made all the same" : "";
+    throw ApplyIncomplete(fmt::format("{} (after {} change(s){})", result.failure, result.mutations, unknown),
+                          journal.path());
   }
   if (after_changes) {
     try {

@@ -118,17 +118,24 @@ private:
       seq = m_options.journal->record_before(step.name, action, change.target, live, outcome.after);
     }
     nlohmann::json answer;
-    if (action == Action::remove) {
-      kube::DeleteOptions remove_options;
-      remove_options.dry_run = server_dry;
-      remove_options.propagation_policy = "Background";
-      m_client.remove(change.target.ref(), remove_options);
-    } else {
-      kube::WriteOptions write_options;
-      write_options.dry_run = server_dry;
-      answer = action == Action::create
-                   ? m_client.create(change.target.type, change.target.ns, wanted, write_options)
-                   : m_client.update(change.target.ref(), wanted, write_options);
+    try {
+      if (action == Action::remove) {
+        kube::DeleteOptions remove_options;
+        remove_options.dry_run = server_dry;
+        remove_options.propagation_policy = "Background";
+        m_client.remove(change.target.ref(), remove_options);
+      } else {
+        kube::WriteOptions write_options;
+        write_options.dry_run = server_dry;
+        answer = action == Action::create
+                     ? m_client.create(change.target.type, change.target.ns, wanted, write_options)
+                     : m_client.update(change.target.ref(), wanted, write_options);
+      }
+    } catch (const kube::ApiError& e) {
+      // A timeout, a connection cut before the answer, or a 5xx: the server may have made the
+      // change all the same (the journal holds it as not done, which undo handles).
+      if (!server_dry && (e.http_code == 0 || e.http_code >= 500)) ++m_result.unconfirmed;
+      throw;
     }
     if (server_dry) {
       outcome.status = "server-accepted";

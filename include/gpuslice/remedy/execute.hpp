@@ -94,6 +94,7 @@ struct ChangeOutcome {
 struct ExecuteResult {
   std::vector<ChangeOutcome> outcomes;
   int mutations = 0;        // mutating requests the server accepted (0 for dry runs)
+  int unconfirmed = 0;      // mutating requests that got no answer or a 5xx: they may have been made
   bool interrupted = false; // stopped by stop_requested between requests
   std::string failure;      // the error that stopped the run ("" = none)
   bool complete() const { return !interrupted && failure.empty(); }
