@@ -64,6 +64,20 @@ inline fakekube::Scenario default_scenario(int pods = 3) {
   return scenario;
 }
 
+// Server::start returns before httplib's listen loop runs, and a stop() in that window hangs
+// the destructor; one answered request proves the loop is running. The log is cleared after it.
+inline void wait_until_listening(fakekube::Server& server) {
+  gpuslice::kube::ClusterEndpoint probe;
+  probe.server = server.url();
+  probe.insecure_skip_tls_verify = true;
+  try {
+    gpuslice::kube::Client(probe).get_raw("/version");
+  } catch (const gpuslice::kube::ApiError&) {
+    // a 401/403 answer is just as good
+  }
+  server.clear_request_log();
+}
+
 // A started server, a temp folder, and helpers to reach it as a given user.
 struct Cluster {
   fakekube::Server server;
@@ -73,17 +87,7 @@ struct Cluster {
 
   explicit Cluster(fakekube::Scenario scenario = default_scenario()) : server(std::move(scenario)) {
     server.start(0);
-    // Server::start returns before httplib's listen loop runs, and a stop() in that window
-    // hangs the destructor; one answered request proves the loop is running.
-    gpuslice::kube::ClusterEndpoint probe;
-    probe.server = server.url();
-    probe.insecure_skip_tls_verify = true;
-    try {
-      gpuslice::kube::Client(probe).get_raw("/version");
-    } catch (const gpuslice::kube::ApiError&) {
-      // a 401/403 answer is just as good
-    }
-    server.clear_request_log();
+    wait_until_listening(server);
   }
 
   std::filesystem::path kubeconfig(const std::string& user, fakekube::KubeconfigAuth auth,
