@@ -359,6 +359,17 @@ case $case_name in
     check "[smoke] read-only user: the permission is named" "$(grep -c 'create deployments.apps in default' "$work/smoke-viewer.err")" 1
     check "[smoke] read-only user: nothing is sent" "$(mutations)" 0
 
+    # A smoke Deployment left by a killed run (here: made by kubectl) is refused, not doubled.
+    k -n default create deployment gpuslice-smoke-left --image=busybox --replicas=0 >/dev/null
+    k -n default label deployment gpuslice-smoke-left app.kubernetes.io/name=gpuslice-smoke >/dev/null
+    : >"$work/requests.jsonl"
+    gs verify --replicas 4 --smoke >"$work/smoke-left.txt" 2>"$work/smoke-left.err"; code=$?
+    check "[smoke] a leftover smoke Deployment: exit 3" "$code" 3
+    check "[smoke] a leftover smoke Deployment: named, with the command to remove it" \
+      "$(grep -c 'default/gpuslice-smoke-left from another run is still there.*delete deployment -l app.kubernetes.io/name=gpuslice-smoke' "$work/smoke-left.err")" 1
+    check "[smoke] a leftover smoke Deployment: nothing is sent" "$(mutations)" 0
+    k -n default delete deployment gpuslice-smoke-left >/dev/null
+
     # SIGINT while the pods wait: the Deployment is still removed.
     NO_COLOR=1 HOME=$work/home KUBECONFIG=$work/kubeconfig "$gpuslice" verify --replicas 4 --smoke --timeout 60s \
       >"$work/smoke-int.txt" 2>"$work/smoke-int.err" &
