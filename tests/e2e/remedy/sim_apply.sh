@@ -14,8 +14,8 @@
 #   fault     the API refuses the user's token after the first change: exit 4, then undo restores
 #   sigint    SIGINT after the first change: exit 4 with the undo command, then undo restores
 #   smoke     verify --smoke: fails (exit 1, the scheduler's reason) before apply, passes after, as a
-#             user with only the packaged roles; a read-only user is refused before any write;
-#             SIGINT mid-smoke; nothing of the smoke is ever left behind
+#             user with only the packaged roles; a read-only user and a leftover smoke Deployment
+#             are refused before any write; SIGINT/SIGTERM mid-smoke; nothing of it is ever left
 #   gfd       a native install with --gfd (--strategy replace): GFD labels the GPU nodes, verify's
 #             gfd-labels rows pass instead of being skipped, undo removes GFD again
 #   sim_apply.sh --gpuslice BIN --fakekube BIN --scenario FILE [--case NAME]
@@ -370,18 +370,20 @@ case $case_name in
     check "[smoke] a leftover smoke Deployment: nothing is sent" "$(mutations)" 0
     k -n default delete deployment gpuslice-smoke-left >/dev/null
 
-    # SIGINT while the pods wait: the Deployment is still removed.
-    NO_COLOR=1 HOME=$work/home KUBECONFIG=$work/kubeconfig "$gpuslice" verify --replicas 4 --smoke --timeout 60s \
-      >"$work/smoke-int.txt" 2>"$work/smoke-int.err" &
-    apply_pid=$!
-    for _ in $(seq 200); do [[ $(smoke_left) -gt 0 ]] && break; sleep 0.05; done
-    sleep 1
-    kill -INT "$apply_pid"
-    wait "$apply_pid"; code=$?
-    apply_pid=
-    check "[smoke] SIGINT: verify exits 1" "$code" 1
-    check "[smoke] SIGINT: the row says interrupted" "$(grep -c 'smoke .*interrupted;.*removed' "$work/smoke-int.txt")" 1
-    check "[smoke] SIGINT: nothing of the smoke is left" "$(smoke_left)" 0
+    # SIGINT or SIGTERM while the pods wait: the Deployment is still removed.
+    for signal in INT TERM; do
+      NO_COLOR=1 HOME=$work/home KUBECONFIG=$work/kubeconfig "$gpuslice" verify --replicas 4 --smoke --timeout 60s \
+        >"$work/smoke-$signal.txt" 2>"$work/smoke-$signal.err" &
+      apply_pid=$!
+      for _ in $(seq 200); do [[ $(smoke_left) -gt 0 ]] && break; sleep 0.05; done
+      sleep 1
+      kill "-$signal" "$apply_pid"
+      wait "$apply_pid"; code=$?
+      apply_pid=
+      check "[smoke] SIG$signal: verify exits 1" "$code" 1
+      check "[smoke] SIG$signal: the row says interrupted" "$(grep -c 'smoke .*interrupted;.*removed' "$work/smoke-$signal.txt")" 1
+      check "[smoke] SIG$signal: nothing of the smoke is left" "$(smoke_left)" 0
+    done
 
     gs apply --replicas 4 --yes --timeout 60s >"$work/apply.txt" 2>"$work/apply.err"; code=$?
     check "[smoke] apply --yes exits 0" "$code" 0
