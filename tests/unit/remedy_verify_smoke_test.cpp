@@ -40,7 +40,7 @@ SmokeOptions smoke_options(int replicas) {
 }
 
 gpuslice::model::Pod smoke_pod(const std::string& name) {
-  return PodBuilder("gpu-smoke", name).container("smoke", "cuda").label("gpuslice.io/smoke-run", "abc123").build();
+  return PodBuilder("gpu-smoke", name).container("smoke", "cuda").label("gpuslice.dev/smoke-run", "abc123").build();
 }
 
 gpuslice::model::Pod smoke_pod_on(const std::string& name, const std::string& node) {
@@ -55,7 +55,7 @@ TEST_CASE("remedy::plan_smoke") {
     CHECK(plan.resource == "nvidia.com/gpu");
     CHECK(plan.name == "gpuslice-smoke-abc123");
     CHECK(plan.ns == "gpu-smoke");
-    CHECK(plan.pod_selector() == "gpuslice.io/smoke-run=abc123");
+    CHECK(plan.pod_selector() == "gpuslice.dev/smoke-run=abc123");
     REQUIRE(plan.nodes.size() == 2); // the CPU node is no GPU node
     CHECK(plan.nodes[0].name == "gpu-a");
     CHECK(plan.nodes[0].slots == 4);
@@ -93,8 +93,8 @@ TEST_CASE("remedy::smoke_deployment") {
     CHECK(d["metadata"]["namespace"] == "gpu-smoke");
     CHECK(d["metadata"]["labels"]["app.kubernetes.io/name"] == "gpuslice-smoke");
     CHECK(d["spec"]["replicas"] == 7);
-    CHECK(d["spec"]["selector"]["matchLabels"] == nlohmann::json{{"gpuslice.io/smoke-run", "abc123"}});
-    CHECK(d["spec"]["template"]["metadata"]["labels"]["gpuslice.io/smoke-run"] == "abc123");
+    CHECK(d["spec"]["selector"]["matchLabels"] == nlohmann::json{{"gpuslice.dev/smoke-run", "abc123"}});
+    CHECK(d["spec"]["template"]["metadata"]["labels"]["gpuslice.dev/smoke-run"] == "abc123");
     const nlohmann::json& spec = d["spec"]["template"]["spec"];
     const nlohmann::json& container = spec["containers"][0];
     CHECK(container["image"] == gpuslice::remedy::k_smoke_default_image);

@@ -24,7 +24,7 @@ inline constexpr std::string_view k_check_smoke = "smoke";
 inline constexpr std::string_view k_smoke_default_image = "nvcr.io/nvidia/cuda:12.4.1-base-ubuntu22.04";
 // app.kubernetes.io/name of every smoke Deployment, so a leftover is found (and refused) by label.
 inline constexpr std::string_view k_smoke_app = "gpuslice-smoke";
-inline constexpr std::string_view k_smoke_run_label = "gpuslice.io/smoke-run";
+inline constexpr std::string_view k_smoke_run_label = "gpuslice.dev/smoke-run";
 
 struct SmokeOptions {
   std::string ns = "default";
@@ -49,7 +49,7 @@ struct SmokePlan {
   std::string name;     // gpuslice-smoke-<run_id>
   std::string run_id;
   long long pods() const;
-  // "gpuslice.io/smoke-run=<run_id>": this run's pods only.
+  // "gpuslice.dev/smoke-run=<run_id>": this run's pods only.
   std::string pod_selector() const;
 };
 
