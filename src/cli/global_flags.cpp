@@ -39,12 +39,17 @@ void add_global_flags(CLI::App& app, GlobalFlags& flags) {
       ->group(group);
   app.add_option("-v,--v", o.verbosity, "Log level: 6 requests, 7 request headers, 8 bodies (secrets masked)")
       ->group(group);
+  auto given = [&flags](const std::string&) { flags.rate_limit_given = true; };
   app.add_option("--qps", o.qps,
-                 fmt::format("Client-side request rate limit per second (default {}; negative disables)",
-                             kube::k_default_qps))
+                 fmt::format("Client-side request rate limit per second, for reads and writes alike (default {} for "
+                             "reads, {} for writes; negative disables)",
+                             kube::k_default_read_qps, kube::k_default_qps))
+      ->each(given)
       ->group(group);
-  app.add_option("--burst", o.burst, fmt::format("Requests allowed above --qps in a burst (default {})",
-                                                 kube::k_default_burst))
+  app.add_option("--burst", o.burst,
+                 fmt::format("Requests allowed above --qps in a burst (default {} for reads, {} for writes)",
+                             kube::k_default_read_burst, kube::k_default_burst))
+      ->each(given)
       ->group(group);
   app.add_flag("--no-color", flags.no_color, "Never colour the output")->group(group);
   app.add_flag("--quiet", flags.quiet, "No progress lines on stderr (they are only drawn when stderr is a terminal)")
@@ -71,6 +76,10 @@ std::unique_ptr<kube::Client> open_client(const GlobalFlags& flags, std::ostream
   options.log = &log;
   options.qps = flags.kube.qps;
   options.burst = flags.kube.burst;
+  if (flags.rate_limit_given) {
+    options.read_qps = flags.kube.qps;
+    options.read_burst = flags.kube.burst;
+  }
   options.stdin_is_tty = ::isatty(0) == 1; // exec plugins' interactiveMode
   return std::make_unique<kube::Client>(kube::connect(flags.kube), options);
 }

@@ -18,6 +18,7 @@ struct GlobalFlags {
   kube::GlobalOptions kube;
   bool no_color = false;
   bool quiet = false; // --quiet: no progress lines, even on a terminal
+  bool rate_limit_given = false; // --qps or --burst: one limit for reads and writes alike
 };
 
 // Adds the flags to `app` and lets every subcommand accept them (fallthrough), so

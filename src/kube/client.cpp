@@ -121,7 +121,7 @@ void RequestLog::write(const std::string& text) {
 Client::Impl::Impl(ClusterEndpoint cluster, ClientOptions client_options)
     : endpoint(checked(std::move(cluster))), options(std::move(client_options)),
       clock(options.clock != nullptr ? *options.clock : system_clock()), log(options.verbosity, options.log),
-      limiter(options.qps, options.burst, clock),
+      limiter(options.qps, options.burst, clock), read_limiter(options.read_qps, options.read_burst, clock),
       credentials(endpoint, options.processes != nullptr ? *options.processes : system_process_runner(),
                   options.files != nullptr ? *options.files : system_file_reader(), clock, options.stdin_is_tty),
       transport(TlsSettings{endpoint.ca_pem, endpoint.insecure_skip_tls_verify, endpoint.tls_server_name,
@@ -146,7 +146,7 @@ HttpResponse Client::Impl::execute(const RestRequest& request) {
   const std::string url = url_for(request);
   bool refreshed_after_401 = false;
   for (int attempt = 0;; ++attempt) {
-    const std::chrono::milliseconds throttled = limiter.acquire();
+    const std::chrono::milliseconds throttled = (request.method == "GET" ? read_limiter : limiter).acquire();
     if (throttled.count() > 50 && log.enabled(3)) {
       log.write(fmt::format("Waited for {}ms due to client-side throttling, not priority and fairness, request: {}:{}",
                             throttled.count(), request.method, url));

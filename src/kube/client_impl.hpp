@@ -58,7 +58,8 @@ struct Client::Impl {
   ClientOptions options;
   Clock& clock;
   RequestLog log;
-  RateLimiter limiter;
+  RateLimiter limiter;      // writes
+  RateLimiter read_limiter; // GETs
   CredentialProvider credentials;
   HttpTransport transport;
   std::string user_agent;

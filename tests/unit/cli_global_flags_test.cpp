@@ -53,6 +53,7 @@ TEST_CASE("cli::add_global_flags") {
     CHECK(f.kube.request_timeout == "5s");
     CHECK(f.kube.qps == 7.5);
     CHECK(f.kube.burst == 9);
+    CHECK(f.rate_limit_given); // so they hold for reads too
     CHECK(f.no_color);
   }
   SUBCASE("defaults") {
@@ -60,6 +61,8 @@ TEST_CASE("cli::add_global_flags") {
     CHECK(f.kube.request_timeout == "0");
     CHECK(f.kube.qps == gpuslice::kube::k_default_qps);
     CHECK(f.kube.burst == gpuslice::kube::k_default_burst);
+    CHECK_FALSE(f.rate_limit_given); // reads keep their own, higher default
+    CHECK(parse({"--burst", "5", "version"}).rate_limit_given);
     CHECK(f.kube.verbosity == 0);
     CHECK_FALSE(f.kube.insecure_skip_tls_verify);
   }

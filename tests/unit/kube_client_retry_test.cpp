@@ -141,14 +141,32 @@ TEST_CASE("kube::Client rate limiting") {
   Cluster cluster;
   gpuslice::kube::ClientOptions options;
   options.clock = &cluster.clock;
-  options.qps = 2;
-  options.burst = 2;
-  gpuslice::kube::Client client(cluster.endpoint("admin", fakekube::KubeconfigAuth::token), options);
-  for (int i = 0; i < 4; ++i) {
-    client.server_version();
+  SUBCASE("GETs take from the read bucket") {
+    options.read_qps = 2;
+    options.read_burst = 2;
+    gpuslice::kube::Client client(cluster.endpoint("admin", fakekube::KubeconfigAuth::token), options);
+    for (int i = 0; i < 4; ++i) {
+      client.server_version();
+    }
+    CHECK(cluster.clock.sleeps.size() == 2); // the two requests beyond the burst waited
+    CHECK(cluster.clock.sleeps.back() == milliseconds(500));
   }
-  CHECK(cluster.clock.sleeps.size() == 2); // the two requests beyond the burst waited
-  CHECK(cluster.clock.sleeps.back() == milliseconds(500));
+  SUBCASE("writes take from their own bucket, which reads do not drain") {
+    options.qps = 2;
+    options.burst = 2;
+    gpuslice::kube::Client client(cluster.endpoint("admin", fakekube::KubeconfigAuth::token), options);
+    for (int i = 0; i < 4; ++i) {
+      client.server_version(); // within the default read burst: no wait
+    }
+    CHECK(cluster.clock.sleeps.empty());
+    const gpuslice::kube::ResourceRef configmaps{"", "v1", "configmaps", true};
+    for (int i = 0; i < 3; ++i) {
+      client.create(configmaps, "default",
+                    {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"name", "cm-" + std::to_string(i)}}}});
+    }
+    CHECK(cluster.clock.sleeps.size() == 1); // the third write waited for a token
+    CHECK(cluster.clock.sleeps.back() == milliseconds(500));
+  }
 }
 
 TEST_CASE("kube::Client proxies and timeouts") {

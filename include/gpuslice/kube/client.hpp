@@ -85,11 +85,20 @@ struct WatchEvent {
 // Return false to stop watching.
 using WatchCallback = std::function<bool(const WatchEvent&)>;
 
+// GETs have a bucket of their own, at kubectl's discovery limits (50 QPS, burst 300): a
+// diagnosis is a few hundred small reads at cluster scale, and reads cost the server no etcd
+// write or watch fan-out. API Priority and Fairness on the server is what protects it; its
+// 429s are retried with their Retry-After. Writes keep k_default_qps / k_default_burst.
+inline constexpr double k_default_read_qps = 50.0;
+inline constexpr int k_default_read_burst = 300;
+
 struct ClientOptions {
   int verbosity = 0;          // -v: 6 request lines, 7 request headers, 8 bodies (1024 chars)
   std::ostream* log = nullptr; // where -v logs go (stderr); nullptr = nowhere
-  double qps = k_default_qps;  // < 0 disables rate limiting
+  double qps = k_default_qps;  // writes (and everything but GET); < 0 disables rate limiting
   int burst = k_default_burst;
+  double read_qps = k_default_read_qps; // GETs: reads, lists, watches, discovery
+  int read_burst = k_default_read_burst;
   int max_parallel = 8;        // parallel(): requests in flight at once
   int max_retries = 10;        // as client-go
   std::chrono::seconds max_retry_after{10}; // a longer Retry-After is capped to this
