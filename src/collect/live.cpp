@@ -200,6 +200,7 @@ private:
         round.add([this, node](Snapshot& part) {
           kube::ListOptions options;
           options.field_selector = pods_on_node_selector(node);
+          options.resource_version = std::string(k_per_node_resource_version);
           list_into(part, "Pod", k_pods, options, [](const nlohmann::json&) { return true; });
         });
       }

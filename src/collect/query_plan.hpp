@@ -24,13 +24,22 @@ enum class PodListing {
 // of a 5,000-node cluster is ~100 MB (kubeclient.md §12), so per-node wins while GPU nodes
 // are a small share of the cluster; past 100 of them the request count (and the client's
 // rate limit) dominates, and past 20 % the pods of the other nodes are too few to be worth
-// skipping.
+// skipping. Measured at scenario L (500 GPU nodes of 5,000): per-node lists there moved 6.9 MB
+// instead of 32.5, but fakekube scans every pod for each field-selected list, so the 500 of
+// them took 14x as long as the cluster-wide list (tests/bench/RESULTS.md); the ceiling stays
+// until that is measured against a server that indexes spec.nodeName.
 inline constexpr std::size_t k_max_per_node_lists = 100;
 inline constexpr std::size_t k_max_per_node_percent = 20;
 
 // per_node when 0 < gpu_nodes <= 100 and gpu_nodes <= 20 % of all_nodes; none when there is
 // no GPU node; cluster_wide otherwise.
 PodListing choose_pod_listing(std::size_t gpu_nodes, std::size_t all_nodes);
+
+// Per-node lists ask for resourceVersion=0 ("any"): the API server answers them from its watch
+// cache, which indexes pods by spec.nodeName, as it does each kubelet's list of its own pods.
+// Without it every one of them is a quorum read that scans all pods in etcd (before 1.31's
+// consistent reads from the cache): 500 scans of the whole pod range instead of one.
+inline constexpr std::string_view k_per_node_resource_version = "0";
 
 // Pods still holding resources: the kubelet releases a pod's requests once it has finished.
 inline constexpr std::string_view k_unfinished_pods_selector = "status.phase!=Succeeded,status.phase!=Failed";

@@ -40,6 +40,9 @@ TEST_CASE("collect::collect lists pods per GPU node when GPU nodes are few") {
   Run before = collect_logged(cluster, scope);
   CHECK(count_requests(before.log, "/api/v1/pods", "spec.nodeName=") == 3);
   CHECK(count_requests(before.log, "/api/v1/pods", "spec.nodeName=ip-10-0-1-17.us-west-2.compute.internal,status.phase!=Succeeded,status.phase!=Failed") == 1);
+  // Each from the API server's watch cache (its spec.nodeName index), not a quorum read of all pods.
+  CHECK(count_requests(before.log, "/api/v1/pods", "resourceVersion=0") == 3);
+  CHECK(count_requests(before.log, "/api/v1/pods", "resourceVersion=") == 3); // the pending list reads the latest
   CHECK(count_requests(before.log, "/api/v1/pods", "fieldSelector=status.phase=Pending") == 1);
   CHECK(before.snapshot.pods.size() == 16);
 
