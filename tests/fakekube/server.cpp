@@ -186,6 +186,10 @@ void Server::start(int port) {
   if (!impl.http->is_valid()) throw std::runtime_error("fakekube: cannot set up TLS");
   impl.http->new_task_queue = [] { return new httplib::ThreadPool(k_handler_threads); };
   impl.http->set_keep_alive_timeout(2);
+  // As Go's net/http (the API server's): without TCP_NODELAY, a response whose headers and body
+  // go out in two writes waits ~40 ms for the client's delayed ACK (Nagle), on nearly every
+  // small request — which is what per-object reads and writes at scale are made of.
+  impl.http->set_tcp_nodelay(true);
   httplib::Server::Handler handler = [&impl](const httplib::Request& request,
                                              httplib::Response& response) {
     impl.serve(request, response);
