@@ -13,7 +13,7 @@ import subprocess
 
 ORDER = ["diagnose-live", "diagnose-file", "status", "apply", "a:kubectl", "b:curl", "c:parse-floor"]
 SHOWN = {"diagnose-live": "`diagnose -A -o json` (live)", "diagnose-file": "`diagnose --from-file snapshot -o json`",
-         "status": "`status -A`", "apply": "`apply --replicas 4 --yes`",
+         "status": "`status -A`", "apply": "`apply --replicas 4 --yes --no-wait`",
          "a:kubectl": "a: kubectl workflow", "b:curl": "b: curl, diagnose's URLs", "c:parse-floor": "c: simdjson parse floor"}
 
 
@@ -26,7 +26,11 @@ def machine(source):
             f"commit {commit}; {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC")
 
 
-def table(raw, sizes):
+def table(raw, sizes, qps_min):
+    floors = {}  # (size, command) -> seconds the client-side rate limit alone needs for its requests
+    for line in open(qps_min) if qps_min and os.path.exists(qps_min) else []:
+        size, name, seconds = line.split()
+        floors[(size, name)] = float(seconds)
     rows = {}
     for line in open(raw):
         size, name, _, wall, rss, requests, nbytes = line.rstrip("\n").split("\t")
@@ -38,8 +42,8 @@ def table(raw, sizes):
     for line in open(sizes):
         size, scenario_bytes, snapshot_bytes, objects = line.split()
         files[size] = (int(scenario_bytes), int(snapshot_bytes), int(objects))
-    out = ["| scenario | command | runs | median wall s | min–max s | peak RSS MB | requests | MB | vs a (kubectl) | vs b (curl) | vs c (parse) |",
-           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    out = ["| scenario | command | runs | median wall s | min–max s | peak RSS MB | requests | MB | vs a (kubectl) | vs b (curl) | vs c (parse) | vs QPS minimum |",
+           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for size in [s for s in ("S", "M", "L") if s in files]:
         med = {name: statistics.median(r["wall"]) for (s, name), r in rows.items() if s == size}
         for name in ORDER:
@@ -54,11 +58,15 @@ def table(raw, sizes):
                 vs_b = f"{wall / med['b:curl']:.2f}×"
             if name == "diagnose-file" and "c:parse-floor" in med:
                 vs_c = f"{med['c:parse-floor'] / wall:.0%} of its MB/s; RSS {max(r['rss']) * 1024 / files[size][1]:.1f}× file"
+            vs_q = ""
+            if (size, name) in floors:
+                floor = floors[(size, name)]
+                vs_q = f"{wall / floor:.2f}× of {floor:.1f} s" if floor > 0 else "0 s: within the bursts"
             mb = f"{int(r['bytes']) / 1e6:.1f}" if r["bytes"] not in ("-", "") else "–"
             if name in ("diagnose-file", "c:parse-floor"):
                 mb = f"{files[size][1] / 1e6:.1f} (file)"
             out.append(f"| {size} | {SHOWN[name]} | {len(r['wall'])} | {wall:.3f} | {min(r['wall']):.3f}–{max(r['wall']):.3f} | "
-                       f"{max(r['rss']) / 1024:.0f} | {max(r['requests'])} | {mb} | {vs_a} | {vs_b} | {vs_c} |")
+                       f"{max(r['rss']) / 1024:.0f} | {max(r['requests'])} | {mb} | {vs_a} | {vs_b} | {vs_c} | {vs_q} |")
     scen = ", ".join(f"{s}: {o:,} objects, {b / 1e6:.0f} MB scenario, {n / 1e6:.1f} MB snapshot"
                      for s, (b, n, o) in files.items())
     return "\n".join(out), scen
@@ -70,9 +78,10 @@ def main():
     parser.add_argument("--sizes", required=True)
     parser.add_argument("--results", required=True)
     parser.add_argument("--label", required=True, help="replaces the block of an earlier run with this label")
+    parser.add_argument("--qps-min", help="size, command, seconds the default rate limits allow at least")
     parser.add_argument("--source", help="the source tree the binaries were built from (its commit is reported)")
     args = parser.parse_args()
-    text, scen = table(args.raw, args.sizes)
+    text, scen = table(args.raw, args.sizes, args.qps_min)
     runs = max(int(l.split("\t")[2]) for l in open(args.raw))
     block = (f"### Sizes {args.label}\n\nMachine: {machine(args.source)}.\nScenarios: {scen}.\nMedian of up to {runs} alternating runs per command; "
              f"MB is what the client received (gzip as negotiated), measured by replaying its URLs with curl.\n\n{text}\n")
