@@ -48,6 +48,16 @@ const remedy::ChangeOutcome* live_outcome(const remedy::ExecuteResult* live, con
   return nullptr;
 }
 
+// Secrets the run deleted or changed: the journal keeps each whole, as it was, for undo.
+int secrets_kept_in_journal(const remedy::ExecuteResult& result) {
+  int kept = 0;
+  for (const remedy::ChangeOutcome& outcome : result.outcomes) {
+    const bool written = outcome.status == "deleted" || outcome.status == "patched" || outcome.status == "failed";
+    if (outcome.target.kind == "Secret" && written && !outcome.before.is_null()) ++kept;
+  }
+  return kept;
+}
+
 } // namespace
 
 std::string render_plan_text(const remedy::Plan& plan, const remedy::ExecuteResult* live) {
@@ -90,6 +100,12 @@ std::string render_result_text(const remedy::ExecuteResult& result, const std::s
   if (result.interrupted) out += "Interrupted: stopped between requests.\n";
   out += fmt::format("{} change(s) applied.{}\n", result.mutations,
                      journal_path.empty() ? "" : " Journal: " + journal_path);
+  if (const int secrets = secrets_kept_in_journal(result); secrets > 0 && !journal_path.empty()) {
+    out += fmt::format("Note: the journal keeps the {} Secret(s) above as they were, data included (Helm release "
+                       "records hold the chart's values, credentials too), so that undo can restore them. It is "
+                       "readable only by you; delete it once you no longer need undo.\n",
+                       secrets);
+  }
   return out;
 }
 
