@@ -188,3 +188,47 @@ TEST_CASE("cli snapshot: the file is replaced atomically and stays 0600") {
   for (const fs::directory_entry& entry : fs::directory_iterator(c.cluster.dir.path))
     CHECK(entry.path().filename().string().find(".tmp") == std::string::npos); // no temporary left behind
 }
+
+TEST_CASE("cli: no secret in error messages") {
+  SecretsCluster c;
+  const fs::path dir = c.cluster.dir.path;
+  // Credentials the server refuses are secrets too: a mistyped token or password is often
+  // a real one of another cluster.
+  const std::string wrong_token = "wrong-token-Q9x8c7v6";
+  const std::string wrong_password = "wrong-pa55-Lm3nB8";
+  std::vector<std::string> secrets = c.secrets;
+  secrets.insert(secrets.end(), {wrong_token, wrong_password});
+  std::string basic = secrets_read(c.basic_kc);
+  basic.replace(basic.find("sre-pa55-Kd02"), 13, wrong_password);
+  std::ofstream(dir / "wrong-password.kc") << basic;
+  // Key material that is not PEM is refused at load; the message names the field, not the bytes.
+  std::string cert = secrets_read(c.cert_kc);
+  const std::string key_data = kubeconfig_field(cert, "client-key-data");
+  cert.replace(cert.find(key_data), key_data.size(), gpuslice::kube::base64_encode("not-pem-" + c.secrets[0]));
+  std::ofstream(dir / "bad-key.kc") << cert;
+
+  struct ErrorRun {
+    std::vector<std::string> args;
+    int code;
+  };
+  const std::vector<ErrorRun> runs = {
+      {{"status", "--kubeconfig", c.token_kc.string(), "--token", wrong_token}, 3},
+      {{"diagnose", "--kubeconfig", (dir / "wrong-password.kc").string()}, 3},
+      {{"status", "--kubeconfig", (dir / "bad-key.kc").string()}, 2},
+      {{"apply", "--replicas", "4", "--yes", "--no-wait", "--kubeconfig", c.token_kc.string(), "--token", wrong_token,
+        "--journal-dir", (dir / "journal").string()},
+       3},
+  };
+  for (const ErrorRun& error : runs) {
+    for (const std::string verbosity : {"0", "8"}) {
+      std::vector<std::string> args = error.args;
+      args.insert(args.end(), {"-v", verbosity});
+      INFO("command: ", args.front(), " #", &error - runs.data(), " -v ", verbosity);
+      const cli_test::CliRun result = cli_test::run_cli(args);
+      CHECK(static_cast<int>(result.code) == error.code);
+      CHECK(!result.err.empty());
+      check_no_secret(secrets, result.out, "stdout");
+      check_no_secret(secrets, result.err, "stderr");
+    }
+  }
+}
