@@ -2,15 +2,18 @@
 // diagnose --from-file: JSON (one object, a List, or an array of objects) or multi-document
 // YAML, one or several files merged into one Snapshot.
 
+#include <algorithm>
+#include <cstdio>
 #include <fstream>
+#include <memory>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <simdjson.h>
 
 #include <gpuslice/collect.hpp>
 #include <gpuslice/error.hpp>
 
-#include "json_list_stream.hpp"
 #include "merge.hpp"
 #include "yaml_json.hpp"
 
@@ -69,20 +72,30 @@ void merge_padded(Snapshot& snapshot, const simdjson::padded_string& text, const
   if (view.find_first_not_of(" \t\r\n") == std::string_view::npos)
     throw UsageError(fmt::format("{}: empty file", origin));
   if (!looks_like_json(view)) return merge_documents(snapshot, parse_yaml_documents(view, origin), origin);
-  if (merge_json_list_stream(snapshot, text, origin)) return;
   merge_documents(snapshot, parse_json(view, origin), origin);
 }
 
 } // namespace
 
 void merge_text(Snapshot& snapshot, std::string_view text, const std::string& origin) {
+  const ReadBytes read = text_reader(text);
+  // A window no larger than the text: the fuzzer calls this with small inputs, very often.
+  if (merge_list_window(snapshot, read, origin, std::clamp<std::size_t>(text.size(), 1, std::size_t{4} << 20))) return;
   merge_padded(snapshot, simdjson::padded_string(text), origin);
 }
 
 Snapshot load_snapshot_files(const std::vector<std::string>& paths) {
   if (paths.empty()) throw UsageError("--from-file: no file given");
   Snapshot snapshot;
-  for (const std::string& path : paths) merge_padded(snapshot, read_file(path), path);
+  for (const std::string& path : paths) {
+    // A List is read through a window: peak memory is the records plus a few MiB, not the
+    // file. Anything else, or a List with a problem, is read whole.
+    refuse_binary_file(path);
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+    const ReadBytes read = [&](char* into, std::size_t size) { return std::fread(into, 1, size, file.get()); };
+    if (file && merge_list_window(snapshot, read, path)) continue;
+    merge_padded(snapshot, read_file(path), path);
+  }
   return snapshot;
 }
 

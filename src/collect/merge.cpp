@@ -15,6 +15,7 @@
 #include <gpuslice/model/json_fields.hpp>
 
 #include "collect/json_from_simdjson.hpp"
+#include "collect/list_window.hpp"
 #include "collect/simdjson_access.hpp"
 #include "model/decode.hpp"
 #include "merge.hpp"
@@ -95,19 +96,14 @@ private:
   }
 
 public:
-  // A List whose items arrive as raw JSON text: each is parsed, merged and dropped in turn.
-  void raw_list(const std::string& item_kind, std::string_view metadata, const std::vector<std::string_view>& items) {
+  // The List's metadata (raw JSON), read after its items: its notes go before theirs, as
+  // when the metadata is read first.
+  void list_metadata_after_items(std::string_view metadata) {
+    std::vector<std::string> item_notes = std::move(m_snapshot.meta.notes);
+    m_snapshot.meta.notes.clear();
     nlohmann::json meta = nlohmann::json::parse(metadata, nullptr, false);
     if (!meta.is_discarded()) read_snapshot_meta(object_at(meta, "annotations"));
-    std::size_t index = 0;
-    // Each item straight from simdjson's DOM into the typed records: no nlohmann value.
-    SimdjsonDom parser;
-    for (std::string_view raw : items) {
-      ++index;
-      std::optional<simdjson::dom::element> entry = parser.parse(raw);
-      if (!entry) throw UsageError(fmt::format("{}: document 1 item {} is not valid JSON", m_origin, index));
-      list_item(*entry, item_kind, index);
-    }
+    for (std::string& note : item_notes) m_snapshot.meta.notes.push_back(std::move(note));
   }
 
   // Throws when the input held objects but none of a kind diagnose reads.
@@ -120,7 +116,6 @@ public:
                                  m_origin, kinds));
   }
 
-private:
   // `where` names the item in errors: a text, or the index of an item of document 1.
   template <class J, class Where> void list_item(const J& entry, const std::string& item_kind, const Where& where) {
     auto position = [&] {
@@ -139,6 +134,7 @@ private:
     item(entry, kind);
   }
 
+private:
   void read_snapshot_meta(const nlohmann::json& annotations) {
     if (!field(annotations, "gpuslice.dev/snapshot")) return;
     SnapshotMeta& meta = m_snapshot.meta;
@@ -210,6 +206,56 @@ private:
   std::set<std::string> m_skipped;
 };
 
+// Moves what one input gave into what earlier inputs gave, by the rules of merging directly:
+// the first snapshot names the cluster, notes add up, the same object replaces its copy.
+void absorb(Snapshot& into, Snapshot part) {
+  if (into == Snapshot{}) {
+    into = std::move(part);
+    return;
+  }
+  SnapshotMeta& meta = into.meta;
+  for (auto [mine, theirs] : {std::pair{&meta.context, &part.meta.context}, {&meta.server, &part.meta.server},
+                              {&meta.collected_at, &part.meta.collected_at},
+                              {&meta.namespace_scope, &part.meta.namespace_scope}})
+    if (mine->empty()) *mine = std::move(*theirs);
+  for (std::string& note : part.meta.notes) meta.notes.push_back(std::move(note));
+  auto put_all = [](auto& items, auto& more) {
+    Keyed keyed(items);
+    for (auto& item : more) keyed.put(std::move(item));
+  };
+  put_all(into.nodes, part.nodes);
+  put_all(into.pods, part.pods);
+  put_all(into.events, part.events);
+  put_all(into.daemonsets, part.daemonsets);
+  put_all(into.deployments, part.deployments);
+  put_all(into.statefulsets, part.statefulsets);
+  put_all(into.configmaps, part.configmaps);
+  put_all(into.helm_releases, part.helm_releases);
+  put_all(into.cluster_policies, part.cluster_policies);
+  if (part.autoscaler_status) into.autoscaler_status = std::move(part.autoscaler_status);
+}
+
+// Thrown inside a windowed read to give up on it: the whole-input read then decides.
+struct NotWindowed {};
+
+// The kind a List's items have when they name none ("" for a List: each must name its own),
+// from the List's raw "kind"; nullopt when that is not List or <Kind>List.
+std::optional<std::string> kind_of_list_items(std::string_view raw_kind) {
+  const nlohmann::json kind_json = nlohmann::json::parse(raw_kind, nullptr, false);
+  const std::string kind = kind_json.is_string() ? kind_json.get<std::string>() : std::string{};
+  if (kind.size() < 4 || !kind.ends_with("List")) return std::nullopt;
+  return kind == "List" ? std::string{} : kind.substr(0, kind.size() - 4);
+}
+
+// The kind to merge an item as: its own, else its List's when known; nullopt to wait.
+std::optional<std::string> list_item_kind(simdjson::dom::element item, std::string_view raw_list_kind) {
+  if (!model::json_read::string_at(item, "kind").empty()) return std::string{};
+  if (raw_list_kind.empty()) return std::nullopt;
+  std::optional<std::string> kind = kind_of_list_items(raw_list_kind);
+  if (!kind) throw NotWindowed{}; // not a List: read whole
+  return kind;
+}
+
 } // namespace
 
 std::size_t merge_object(Snapshot& snapshot, const nlohmann::json& object, const std::string& origin) {
@@ -226,12 +272,49 @@ void merge_documents(Snapshot& snapshot, const std::vector<nlohmann::json>& docu
   merger.check_usable();
 }
 
-void merge_raw_list(Snapshot& snapshot, const std::string& list_kind, std::string_view metadata,
-                    const std::vector<std::string_view>& items, const std::string& origin) {
-  Merger merger(snapshot, origin);
-  std::string item_kind = list_kind == "List" ? std::string{} : list_kind.substr(0, list_kind.size() - 4);
-  merger.raw_list(item_kind, metadata, items);
-  merger.check_usable();
+bool merge_list_window(Snapshot& snapshot, const ReadBytes& read, const std::string& origin, std::size_t window) {
+  Snapshot part; // merged into `snapshot` only once the whole List has been read
+  try {
+    Merger merger(part, origin);
+    SimdjsonDom parser;
+    std::size_t index = 0;
+    // Items without a kind take the List's: API lists name it before their items, kubectl
+    // after. Until it is known they wait, and so do all after them, to keep the order in
+    // which the same object replaces its copy.
+    std::vector<std::string> waiting;
+    const std::optional<ListHead> head = scan_list_items(read, [&](std::string_view raw, const ListHead& before) {
+      ++index;
+      std::optional<simdjson::dom::element> entry;
+      if (waiting.empty()) {
+        entry = parser.parse(raw);
+        if (!entry) throw NotWindowed{};
+      }
+      std::optional<std::string> kind = entry ? list_item_kind(*entry, before.kind) : std::nullopt;
+      if (kind)
+        merger.list_item(*entry, *kind, index);
+      else
+        waiting.emplace_back(raw);
+    }, window);
+    if (!head) return false;
+    const std::optional<std::string> item_kind = kind_of_list_items(head->kind);
+    if (!item_kind) return false;
+    index -= waiting.size();
+    for (const std::string& raw : waiting) {
+      std::optional<simdjson::dom::element> entry = parser.parse(raw);
+      if (!entry) return false;
+      merger.list_item(*entry, *item_kind, ++index);
+    }
+    merger.list_metadata_after_items(head->metadata);
+    merger.check_usable();
+  } catch (const NotWindowed&) {
+    return false;
+  } catch (const UsageError&) {
+    return false; // the whole-input read gives this error again, or a syntax error found first
+  } catch (const simdjson::simdjson_error&) {
+    return false;
+  }
+  absorb(snapshot, std::move(part));
+  return true;
 }
 
 } // namespace gpuslice::collect
