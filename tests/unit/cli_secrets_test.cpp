@@ -9,10 +9,14 @@
 
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <sys/stat.h>
+
+#include <httplib.h>
 
 #include <fakekube/server.hpp>
 
@@ -231,4 +235,70 @@ TEST_CASE("cli: no secret in error messages") {
       check_no_secret(secrets, result.err, "stderr");
     }
   }
+}
+
+namespace {
+
+// A plain-http "API server" that records every request header it is sent.
+class PlainHttpRecorder {
+public:
+  PlainHttpRecorder() {
+    m_server.Get(".*", [this](const httplib::Request& request, httplib::Response& response) {
+      std::lock_guard<std::mutex> lock(m_mutex);
+      for (const auto& [name, value] : request.headers) m_headers += name + ": " + value + "\n";
+      ++m_requests;
+      response.set_content(R"({"kind":"NodeList","apiVersion":"v1","metadata":{},"items":[]})", "application/json");
+    });
+    m_port = m_server.bind_to_any_port("127.0.0.1");
+    m_thread = std::thread([this] { m_server.listen_after_bind(); });
+    while (!m_server.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ~PlainHttpRecorder() {
+    m_server.stop();
+    m_thread.join();
+  }
+  PlainHttpRecorder(const PlainHttpRecorder&) = delete;
+  PlainHttpRecorder& operator=(const PlainHttpRecorder&) = delete;
+
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(m_port); }
+  std::string headers() {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    return m_headers;
+  }
+  int requests() {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    return m_requests;
+  }
+
+private:
+  httplib::Server m_server;
+  std::thread m_thread;
+  std::mutex m_mutex;
+  std::string m_headers;
+  int m_requests = 0;
+  int m_port = 0;
+};
+
+} // namespace
+
+TEST_CASE("cli: credentials are never sent over plain http") {
+  PlainHttpRecorder server;
+  kube_test::TempDir dir;
+  const std::string head = "apiVersion: v1\nkind: Config\nclusters:\n- name: plain\n  cluster:\n    server: \"" +
+                           server.url() + "\"\ncontexts:\n- name: plain\n  context:\n    cluster: plain\n    user: u\n"
+                                          "current-context: plain\nusers:\n- name: u\n  user:\n";
+  std::ofstream(dir.path / "token.kc") << head << "    token: plain-http-token-Xq72kLm\n";
+  std::ofstream(dir.path / "basic.kc") << head << "    username: u\n    password: plain-http-pa55-Vb81\n";
+  for (const char* const kubeconfig : {"token.kc", "basic.kc"}) {
+    INFO("kubeconfig: ", kubeconfig);
+    const int before = server.requests();
+    const cli_test::CliRun run =
+        cli_test::run_cli({"status", "-o", "json", "--kubeconfig", (dir.path / kubeconfig).string()});
+    INFO("stderr: ", run.err);
+    CHECK(server.requests() > before); // the requests were sent, without the credentials
+  }
+  const std::string headers = server.headers();
+  CHECK(headers.find("plain-http-token-Xq72kLm") == std::string::npos);
+  CHECK(headers.find("plain-http-pa55-Vb81") == std::string::npos);
+  CHECK(headers.find("Authorization") == std::string::npos); // basic auth would be base64 in it
 }
