@@ -12,6 +12,7 @@
 
 #include <fakekube/server.hpp>
 
+#include "unit/cli_concurrent_writer.hpp"
 #include "unit/cli_run_support.hpp"
 #include "unit/collect_live_support.hpp"
 
@@ -32,12 +33,20 @@ struct FaultRuns {
   cli_test::CliRun snapshot;
 };
 
-FaultRuns run_read_commands(const std::string& kubeconfig, const std::filesystem::path& snapshot) {
+// `after_each` is called after each command that talks to the cluster, with its name.
+FaultRuns run_read_commands(const std::string& kubeconfig, const std::filesystem::path& snapshot,
+                            const std::function<void(const std::string&)>& after_each = {}) {
+  auto done = [&](const std::string& command) {
+    if (after_each) after_each(command);
+  };
   FaultRuns runs{};
   runs.diagnose = cli_test::run_cli({"diagnose", "-o", "json", "--kubeconfig", kubeconfig});
+  done("diagnose");
   runs.status = cli_test::run_cli({"status", "-o", "json", "--kubeconfig", kubeconfig});
+  done("status");
   std::filesystem::remove(snapshot);
   runs.snapshot = cli_test::run_cli({"snapshot", "-o", snapshot.string(), "--kubeconfig", kubeconfig});
+  done("snapshot");
   if (runs.snapshot.code == gpuslice::ExitCode::ok)
     runs.snapshot_diagnosed = cli_test::run_cli({"diagnose", "-o", "json", "-f", snapshot.string()});
   return runs;
@@ -61,6 +70,24 @@ void check_like_baseline(const cli_test::CliRun& run, const cli_test::CliRun& ba
 std::string without_server(std::string text, const std::string& url) {
   for (std::size_t at = text.find(url); at != std::string::npos; at = text.find(url, at)) text.erase(at, url.size());
   return text;
+}
+
+// All three commands against the baseline run on another cluster (`url`, `base_url`).
+void check_runs_like_baseline(const FaultRuns& runs, const std::string& url, const FaultRuns& baseline,
+                              const std::string& base_url, UnderFault expected) {
+  auto normalised = [](cli_test::CliRun run, const std::string& server) {
+    run.out = without_server(run.out, server);
+    return run;
+  };
+  check_like_baseline(normalised(runs.diagnose, url), normalised(baseline.diagnose, base_url), expected, "diagnose");
+  check_like_baseline(normalised(runs.status, url), normalised(baseline.status, base_url), expected, "status");
+  if (expected == UnderFault::same_or_runtime_error && runs.snapshot.code == gpuslice::ExitCode::runtime) {
+    check_like_baseline(runs.snapshot, baseline.snapshot, expected, "snapshot");
+  } else {
+    CHECK(static_cast<int>(runs.snapshot.code) == 0);
+    check_like_baseline(normalised(runs.snapshot_diagnosed, url), normalised(baseline.snapshot_diagnosed, base_url),
+                        UnderFault::same_output, "diagnose of the snapshot");
+  }
 }
 
 } // namespace
@@ -108,21 +135,53 @@ TEST_CASE("cli diagnose, status and snapshot under fakekube faults") {
     const std::filesystem::path kc = cluster.kubeconfig("admin", fakekube::KubeconfigAuth::exec, "fault.kc");
     fault.inject(cluster.server);
     const FaultRuns runs = run_read_commands(kc.string(), cluster.dir.path / "snapshot.json");
-    const std::string url = cluster.server.url();
-    const std::string base_url = baseline_cluster.server.url();
-    auto normalised = [](cli_test::CliRun run, const std::string& server) {
-      run.out = without_server(run.out, server);
-      return run;
-    };
-    check_like_baseline(normalised(runs.diagnose, url), normalised(baseline.diagnose, base_url), fault.expected,
-                        "diagnose");
-    check_like_baseline(normalised(runs.status, url), normalised(baseline.status, base_url), fault.expected, "status");
-    if (fault.expected == UnderFault::same_or_runtime_error && runs.snapshot.code == gpuslice::ExitCode::runtime) {
-      check_like_baseline(runs.snapshot, baseline.snapshot, fault.expected, "snapshot");
-    } else {
-      CHECK(static_cast<int>(runs.snapshot.code) == 0);
-      check_like_baseline(normalised(runs.snapshot_diagnosed, url), normalised(baseline.snapshot_diagnosed, base_url),
-                          UnderFault::same_output, "diagnose of the snapshot");
-    }
+    check_runs_like_baseline(runs, cluster.server.url(), baseline, baseline_cluster.server.url(), fault.expected);
   }
+}
+
+// The paths of the incident's GPU nodes and GPU Deployments (those asking for nvidia.com/gpu).
+std::vector<std::string> gpu_object_paths(const nlohmann::json& objects) {
+  std::vector<std::string> paths;
+  for (const nlohmann::json& object : objects) {
+    const std::string kind = object.value("kind", "");
+    const nlohmann::json& meta = object.at("metadata");
+    if (kind == "Node" && object.contains(nlohmann::json::json_pointer("/status/capacity/nvidia.com~1gpu")))
+      paths.push_back("/api/v1/nodes/" + meta.value("name", ""));
+    if (kind == "Deployment" && object.dump().find("nvidia.com/gpu") != std::string::npos)
+      paths.push_back("/apis/apps/v1/namespaces/" + meta.value("namespace", "") + "/deployments/" +
+                      meta.value("name", ""));
+  }
+  return paths;
+}
+
+// Issue 8's concurrent writer: the label and annotation it toggles appear in no output
+// (diagnose and status print neither; the snapshot keeps them, but is compared through what
+// diagnose makes of it), so the output must be the baseline's.
+TEST_CASE("cli diagnose, status and snapshot while a concurrent writer patches the GPU nodes and Deployments") {
+  kube_test::Cluster baseline_cluster(collect_test::incident());
+  const FaultRuns baseline =
+      run_read_commands(baseline_cluster.kubeconfig("admin", fakekube::KubeconfigAuth::token, "baseline.kc").string(),
+                        baseline_cluster.dir.path / "snapshot.json");
+  REQUIRE(static_cast<int>(baseline.diagnose.code) == 1);
+  REQUIRE(static_cast<int>(baseline.snapshot.code) == 0);
+
+  const fakekube::Scenario scenario = collect_test::incident();
+  const std::vector<std::string> paths = gpu_object_paths(scenario.objects);
+  REQUIRE(paths.size() == 5); // 3 GPU nodes, 2 GPU Deployments
+  kube_test::Cluster cluster(scenario);
+  const std::filesystem::path kc = cluster.kubeconfig("admin", fakekube::KubeconfigAuth::token, "writer.kc");
+  cli_test::ConcurrentWriter writer(cluster.server.api(), paths);
+  std::size_t before = writer.writes();
+  const FaultRuns runs = run_read_commands(kc.string(), cluster.dir.path / "snapshot.json", [&](const std::string& command) {
+    const std::size_t now = writer.writes();
+    // At least one full round of patches while it ran, or the row proves nothing.
+    CHECK_MESSAGE(now - before >= paths.size(), command, ": ", now - before, " concurrent writes");
+    MESSAGE(command, ": ", now - before, " concurrent writes");
+    before = now;
+  });
+  writer.stop();
+  CHECK(writer.refused() == 0);
+  // Reads that meet a changed object must not fail: the same output, never exit 3.
+  check_runs_like_baseline(runs, cluster.server.url(), baseline, baseline_cluster.server.url(),
+                           UnderFault::same_output);
 }
