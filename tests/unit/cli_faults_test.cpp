@@ -96,6 +96,10 @@ TEST_CASE("cli diagnose, status and snapshot under fakekube faults") {
   const std::vector<FaultCase> cases = {
       {"latency 100 ms per request", [](fakekube::Server& s) { s.transport_faults().latency_ms = 100; },
        UnderFault::same_output},
+      // Issue 8's "latency of seconds per request", as from an API server under load: slower,
+      // never different (no request timeout is set, as kubectl's default).
+      {"latency 1.5 s per request", [](fakekube::Server& s) { s.transport_faults().latency_ms = 1500; },
+       UnderFault::same_output},
       {"429 with Retry-After on every 3rd request",
        [](fakekube::Server& s) {
          s.transport_faults().too_many_every_nth = 3;
