@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Undo from a journal: per object, the earliest prior state is the goal and the latest write the
-// run's last word. Every object is checked before anything is sent, so a refusal changes nothing.
+// Undo from a journal: per object, the goal is the object without the run's own writes and the
+// latest write is the run's last word. Every object is checked before anything is sent, so a refusal changes nothing.
 #include <gpuslice/remedy/execute.hpp>
 
 #include <algorithm>
@@ -16,33 +16,14 @@ namespace gpuslice::remedy {
 
 namespace {
 
-// One object the run touched, its first prior state and its last written state.
+// One object the run touched: its goal (the state before the run, with what others changed
+// between the run's writes kept) and its last written state.
 struct TouchedObject {
   TargetObject target;
-  nlohmann::json prior;   // null: the run created it
+  nlohmann::json prior;   // the goal; null: the run created it
   nlohmann::json written; // null: the run deleted it
   bool written_known = true; // false: the last request may or may not have reached the server
 };
-
-std::vector<TouchedObject> touched_objects(const JournalFile& journal) {
-  std::vector<TouchedObject> out;
-  std::map<std::string, std::size_t> index;
-  for (const JournalEntry& entry : journal.entries) {
-    const std::string key = entry.target.display();
-    auto found = index.find(key);
-    if (found == index.end()) {
-      index[key] = out.size();
-      out.push_back({entry.target, entry.prior, nlohmann::json(), true});
-      found = index.find(key);
-    }
-    TouchedObject& object = out[found->second];
-    object.written = entry.done ? entry.result : entry.intended;
-    object.written_known = entry.done;
-    if (entry.action == Action::remove) object.written = nullptr;
-  }
-  std::reverse(out.begin(), out.end()); // newest first
-  return out;
-}
 
 nlohmann::json read_undo_current(kube::Client& client, const TargetObject& target) {
   try {
@@ -134,6 +115,51 @@ nlohmann::json recreate_body(const nlohmann::json& prior) {
     body["metadata"].erase(key);
   }
   return body;
+}
+
+// What an entry left on the object: the server's answer, or what was sent when no answer came.
+nlohmann::json entry_written(const JournalEntry& entry) {
+  if (entry.action == Action::remove) return nullptr;
+  return entry.done ? entry.result : entry.intended;
+}
+
+// The object as it would be had the run not touched it: its last written state with each of
+// the run's own writes reverted, newest first. A writer's change that landed between two of
+// the run's writes to the object (apply labels a node, later taints it) is not the run's, and
+// undo must leave it.
+nlohmann::json without_the_runs_writes(const std::vector<const JournalEntry*>& entries, const nlohmann::json& first_prior) {
+  nlohmann::json goal = entry_written(*entries.back());
+  for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
+    const nlohmann::json written = entry_written(**it);
+    if ((*it)->prior.is_null() || written.is_null()) return first_prior; // created or deleted on the way
+    for (const FieldDelta& delta : object_deltas((*it)->prior, written)) revert(delta, goal);
+  }
+  prune_empty(goal, first_prior);
+  return goal;
+}
+
+// Per object the run touched, in the journal's order, its goal and its last written state. An
+// entry without an answer that a later entry for the same object follows was refused with a
+// Conflict and retried (any other failure ends the run), so it never reached the object.
+std::vector<TouchedObject> touched_objects(const JournalFile& journal) {
+  std::vector<std::pair<TargetObject, std::vector<const JournalEntry*>>> groups;
+  std::map<std::string, std::size_t> index;
+  for (const JournalEntry& entry : journal.entries) {
+    const auto [found, added] = index.try_emplace(entry.target.display(), groups.size());
+    if (added) groups.push_back({entry.target, {}});
+    std::vector<const JournalEntry*>& entries = groups[found->second].second;
+    if (!entries.empty() && !entries.back()->done) entries.pop_back(); // refused, then retried
+    entries.push_back(&entry);
+  }
+  std::vector<TouchedObject> out;
+  for (const auto& [target, entries] : groups) {
+    TouchedObject object{target, entries.front()->prior, entry_written(*entries.back()), entries.back()->done};
+    if (entries.size() > 1 && !object.prior.is_null() && !object.written.is_null())
+      object.prior = without_the_runs_writes(entries, object.prior);
+    out.push_back(std::move(object));
+  }
+  std::reverse(out.begin(), out.end()); // newest first
+  return out;
 }
 
 // Sends what the decision calls for; returns the outcome status.

@@ -145,6 +145,82 @@ TEST_CASE("remedy::execute keeps a concurrent writer's taint and retries on 409"
   CHECK(after_undo[0]["key"] == "dedicated");
 }
 
+namespace {
+
+// Another writer's label and taint, as a concurrent writer adds them.
+void add_writer_marks(kube::Client& client) {
+  nlohmann::json node = client.get(k_gpu_node);
+  node["metadata"]["labels"]["writer"] = "yes";
+  node["spec"]["taints"].push_back({{"key", "writer"}, {"value", "yes"}, {"effect", "PreferNoSchedule"}});
+  client.update(k_gpu_node, node);
+}
+
+// After undo: the writer's marks, and the node's own labels and taints as before the run.
+void check_writer_marks_only(kube::Client& client, const nlohmann::json& before) {
+  const nlohmann::json node = client.get(k_gpu_node);
+  CHECK(node["metadata"]["labels"].value("writer", "") == "yes");
+  CHECK(node["metadata"]["labels"].contains("nvidia.com/gpu.present") ==
+        before["metadata"]["labels"].contains("nvidia.com/gpu.present"));
+  int writer = 0, ours = 0;
+  for (const nlohmann::json& taint : node["spec"].value("taints", nlohmann::json::array())) {
+    writer += taint.value("key", "") == "writer";
+    ours += taint.value("key", "") == "nvidia.com/gpu";
+  }
+  CHECK(writer == 1);
+  CHECK(ours == 0);
+}
+
+} // namespace
+
+TEST_CASE("remedy::undo keeps what another writer changed between two of the run's writes to an object") {
+  kube_test::Cluster cluster(incident());
+  kube_test::TempDir dir;
+  auto client = cluster.admin();
+  const remedy::NodeSelection one{"", {k_gpu_node.name}};
+  remedy::Journal journal(dir.path.string(), {{"command", "apply"}});
+  remedy::ExecuteOptions options;
+  options.journal = &journal;
+  nlohmann::json unlabelled = client->get(k_gpu_node);
+  unlabelled["metadata"]["labels"].erase("nvidia.com/gpu.present");
+  const nlohmann::json before = client->update(k_gpu_node, unlabelled);
+
+  // apply labels the node, a writer adds its marks, then apply taints the same node.
+  remedy::Plan label;
+  label.steps.push_back(remedy::plan_nodes_label(collect::collect(*client, {}), one));
+  REQUIRE(remedy::execute(label, *client, options).mutations == 1);
+  add_writer_marks(*client);
+  remedy::Plan taint;
+  taint.steps.push_back(remedy::plan_nodes_taint(collect::collect(*client, {}), one, {}));
+  REQUIRE(remedy::execute(taint, *client, options).mutations == 1);
+
+  CHECK(remedy::undo(remedy::read_journal(journal.path()), *client, {}).failure.empty());
+  check_writer_marks_only(*client, before);
+}
+
+TEST_CASE("remedy::undo leaves out a write refused with 409 and retried after another writer's change") {
+  kube_test::Cluster cluster(incident());
+  auto client = cluster.admin();
+  const nlohmann::json before = client->get(k_gpu_node);
+  remedy::TargetObject target{"v1", "Node", "", k_gpu_node.name, k_gpu_node.type};
+  nlohmann::json ours = before;
+  ours["spec"]["taints"].push_back({{"key", "nvidia.com/gpu"}, {"value", "true"}, {"effect", "NoSchedule"}});
+
+  // The journal of a run whose first write met the writer's change (409) and whose retry,
+  // read after it, went through.
+  remedy::JournalFile file;
+  remedy::JournalEntry refused{1, "nodes taint", remedy::Action::patch, target, before, ours, nullptr, false};
+  add_writer_marks(*client);
+  const nlohmann::json reread = client->get(k_gpu_node);
+  nlohmann::json retried = reread;
+  retried["spec"]["taints"].push_back(ours["spec"]["taints"].back());
+  const nlohmann::json answer = client->update(k_gpu_node, retried);
+  remedy::JournalEntry applied{2, "nodes taint", remedy::Action::patch, target, reread, retried, answer, true};
+  file.entries = {refused, applied};
+
+  CHECK(remedy::undo(file, *client, {}).failure.empty());
+  check_writer_marks_only(*client, before);
+}
+
 TEST_CASE("remedy::undo refuses when the run's fields changed since, unless forced") {
   kube_test::Cluster cluster(incident());
   kube_test::TempDir dir;
