@@ -117,33 +117,59 @@ bool selected(const StoredObject& object, const Selector& labels, const Selector
 }
 
 ListPage collect_page(const ApiState& state, const Target& target, const ListQuery& query) {
-  const Store::Objects& objects =
-      state.store.objects(resource_key(target.info->group, target.info->plural));
+  const std::string key = resource_key(target.info->group, target.info->plural);
+  const Store::Objects& objects = state.store.objects(key);
   const std::string prefix = prefix_of(target);
+  const std::string start = prefix + (query.continue_token ? query.continue_token->start : "");
   ListPage page;
   page.resource_version = state.store.current_resource_version();
   if (query.continue_token && query.continue_token->resource_version > 0) {
     page.resource_version = static_cast<std::uint64_t>(query.continue_token->resource_version);
   }
-  auto it = objects.lower_bound(prefix + (query.continue_token ? query.continue_token->start : ""));
-  const auto in_range = [&](Store::Objects::const_iterator pos) {
-    return pos != objects.end() && pos->first.compare(0, prefix.size(), prefix) == 0;
+  const auto in_range = [&](const std::string& object_id) {
+    return object_id.compare(0, prefix.size(), prefix) == 0;
   };
-  for (; in_range(it); ++it) {
-    if (query.limit > 0 && static_cast<std::int64_t>(page.items.size()) == query.limit) {
-      break;
+  const auto full = [&] {
+    return query.limit > 0 && static_cast<std::int64_t>(page.items.size()) == query.limit;
+  };
+  const std::string* last = nullptr; // the key of the page's last item
+  // Fills the page from sorted candidates; `entry` turns a position into its map element.
+  const auto take = [&](auto from, auto to, auto entry) {
+    for (; from != to && !full(); ++from) {
+      const Store::Objects::value_type& element = entry(from);
+      if (!in_range(element.first)) {
+        break;
+      }
+      ++page.examined;
+      if (selected(element.second, query.labels, query.fields)) {
+        page.items.push_back(&element.second);
+        last = &element.first;
+      }
     }
-    if (selected(it->second, query.labels, query.fields)) {
-      page.items.push_back(&it->second);
+  };
+  const FieldIndex::Entries* candidates = nullptr;
+  for (const Requirement& req : query.fields.requirements) {
+    if (candidates == nullptr && req.op == Requirement::Op::equals && req.values.size() == 1) {
+      candidates = state.store.indexed(key, req.key, req.values[0]);
     }
   }
-  if (in_range(it) && !page.items.empty()) {
-    // Like etcd's "more" flag: keys remain, whether or not they will match.
-    const std::string& last = std::prev(it)->first;
-    page.next_start = last.substr(prefix.size()) + std::string(1, '\0');
+  if (candidates != nullptr) {
+    take(candidates->lower_bound(start), candidates->end(),
+         [](FieldIndex::Entries::const_iterator pos) -> const Store::Objects::value_type& { return **pos; });
+  } else {
+    take(objects.lower_bound(start), objects.end(),
+         [](Store::Objects::const_iterator pos) -> const Store::Objects::value_type& { return *pos; });
+  }
+  if (!full()) {
+    return page;
+  }
+  // Like etcd's "more" flag: keys remain after the page, whether or not they will match.
+  auto rest = objects.upper_bound(*last);
+  if (rest != objects.end() && in_range(rest->first)) {
+    page.next_start = last->substr(prefix.size()) + std::string(1, '\0');
     if (query.labels.empty() && query.fields.empty()) {
       std::int64_t remaining = 0;
-      for (auto rest = it; in_range(rest); ++rest) {
+      for (; rest != objects.end() && in_range(rest->first); ++rest) {
         ++remaining;
       }
       page.remaining = remaining;

@@ -29,11 +29,14 @@ struct ListPage {
   std::uint64_t resource_version = 0;
   std::string next_start;      // empty when this is the last page
   std::int64_t remaining = -1; // remainingItemCount, -1 to omit
+  std::size_t examined = 0;    // stored objects the selectors were evaluated on
 };
 
 // Throws the real 400/410/422/504 answers for bad or unservable options.
 ListQuery parse_list_query(const ApiState& state, const ApiRequest& request,
                            const Target& target);
+// A field selector that pins an indexed field (pods' spec.nodeName) reads only that index entry's
+// objects; the page, its continue token and remainingItemCount are those of a scan of all.
 ListPage collect_page(const ApiState& state, const Target& target, const ListQuery& query);
 // Whether a stored object satisfies the query's selectors (also used by watch).
 bool selected(const StoredObject& object, const Selector& labels, const Selector& fields);

@@ -47,6 +47,25 @@ case_get_field_selector() {
   check "status.phase=Pending" "$(kc get pods -A --field-selector=status.phase=Pending -o name 2>&1)" "pod/infer-3"
   check "spec.nodeName=cpu-1" "$(kc get pods -A --field-selector=spec.nodeName=cpu-1 -o name 2>&1 | sort | tr '\n' ' ')" \
     "pod/web-1 pod/web-2 "
+  # fakekube answers spec.nodeName from a pod index, as the API server's watch cache does; the
+  # pages, namespace scope, other selectors and later writes must be what a scan of all pods gives.
+  clear_requests
+  check "spec.nodeName=cpu-1 over pages of 1" \
+    "$(kc get pods -A --field-selector=spec.nodeName=cpu-1 --chunk-size=1 -o name 2>&1 | tr '\n' ' ')" \
+    "pod/web-1 pod/web-2 "
+  check "spec.nodeName pages followed by continue" \
+    "$(requests | jq -r 'select(.path == "/api/v1/pods") | .query' | grep -c 'continue=')" "2"
+  check "spec.nodeName=gpu-1 in one namespace" "$(kc get pods -n ml --field-selector=spec.nodeName=gpu-1 -o name 2>&1)" \
+    "pod/infer-1"
+  check "spec.nodeName=gpu-1 in another namespace" \
+    "$(kc get pods -n default --field-selector=spec.nodeName=gpu-1 -o name 2>/dev/null)" ""
+  check "spec.nodeName with status.phase" \
+    "$(kc get pods -A --field-selector=spec.nodeName=cpu-1,status.phase!=Succeeded,status.phase!=Failed -o name 2>&1 | sort | tr '\n' ' ')" \
+    "pod/web-1 pod/web-2 "
+  check "unscheduled pods: spec.nodeName=" "$(kc get pods -A --field-selector=spec.nodeName= -o name 2>&1)" "pod/infer-3"
+  check_contains "delete web-2" "$(kc delete pod web-2 -n default --wait=false 2>&1)" 'pod "web-2" deleted'
+  check "spec.nodeName=cpu-1 after the delete" "$(kc get pods -A --field-selector=spec.nodeName=cpu-1 -o name 2>&1)" \
+    "pod/web-1"
   local out status
   out=$(kc get pods -A --field-selector=spec.bogus=x 2>&1); status=$?
   check_status "unsupported field label" "$status" 1
