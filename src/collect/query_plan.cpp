@@ -7,9 +7,8 @@ namespace gpuslice::collect {
 
 PodListing choose_pod_listing(std::size_t gpu_nodes, std::size_t all_nodes) {
   if (gpu_nodes == 0) return PodListing::none;
-  // Integer form of gpu_nodes / all_nodes <= 20 %, so 1 GPU node of 5 is still per-node.
-  const bool small_share = gpu_nodes * 100 <= all_nodes * k_max_per_node_percent;
-  return gpu_nodes <= k_max_per_node_lists && small_share ? PodListing::per_node : PodListing::cluster_wide;
+  // Integer form of gpu_nodes / all_nodes <= k_max_per_node_percent, so the line itself is per-node.
+  return gpu_nodes * 100 <= all_nodes * k_max_per_node_percent ? PodListing::per_node : PodListing::cluster_wide;
 }
 
 std::string pods_on_node_selector(std::string_view node) {

@@ -19,26 +19,32 @@ enum class PodListing {
   cluster_wide, // one paged list of every running pod, filtered to GPU nodes while streaming
 };
 
-// Per-node lists cost one request per GPU node but move only the pods of GPU nodes; the
-// cluster-wide list moves every pod of the cluster in ceil(pods / page) requests. A pod list
-// of a 5,000-node cluster is ~100 MB (kubeclient.md §12), so per-node wins while GPU nodes
-// are a small share of the cluster; past 100 of them the request count (and the client's
-// rate limit) dominates, and past 20 % the pods of the other nodes are too few to be worth
-// skipping. Measured at scenario L (500 GPU nodes of 5,000): per-node lists there moved 6.9 MB
-// instead of 32.5, but fakekube scans every pod for each field-selected list, so the 500 of
-// them took 14x as long as the cluster-wide list (tests/bench/RESULTS.md); the ceiling stays
-// until that is measured against a server that indexes spec.nodeName.
-inline constexpr std::size_t k_max_per_node_lists = 100;
-inline constexpr std::size_t k_max_per_node_percent = 20;
+// Per-node lists cost one request per GPU node but move only the pods of GPU nodes, and run side
+// by side (8 in flight); the cluster-wide list moves every pod of the cluster in ceil(pods / page)
+// requests, one after another (each page's continue token comes from the page before). The API
+// server answers a spec.nodeName list from its watch cache's pod index (resourceVersion=0, below),
+// so a per-node list costs it that node's pods, not a scan of all of them. Measured at scenario L
+// (5,000 nodes, 150,000 pods) against fakekube with that index (tests/bench/RESULTS.md):
+//  - 500 GPU nodes (10 %): per-node 547 requests, 6.9 MB, diagnose 21 s; cluster-wide 347
+//    requests, 32.5 MB, diagnose 83-100 s, in the same run.
+//  - the pod lists alone, fetched by curl 8 at a time: per-node lists of 1,000 / 2,500 nodes took
+//    4.6 / 17.3 s against 16.5 s for the 300 cluster-wide pages, so per-node stops paying near
+//    half the nodes even for a client that could fetch pages in parallel.
+//  - the client's read limit (50 QPS past a burst of 300, client.hpp) adds a floor of
+//    (requests - 300) / 50 s: 25 s for 1,500 GPU nodes, already the cluster-wide list's whole
+//    wall time at L (24.7 s in a quieter run), so the line is drawn at a quarter of the nodes.
+// There is no ceiling on the count of per-node lists: it grows with GPU nodes, not with all pods.
+inline constexpr std::size_t k_max_per_node_percent = 25;
 
-// per_node when 0 < gpu_nodes <= 100 and gpu_nodes <= 20 % of all_nodes; none when there is
-// no GPU node; cluster_wide otherwise.
+// per_node when 0 < gpu_nodes <= 25 % of all_nodes; none when there is no GPU node; cluster_wide
+// otherwise.
 PodListing choose_pod_listing(std::size_t gpu_nodes, std::size_t all_nodes);
 
 // Per-node lists ask for resourceVersion=0 ("any"): the API server answers them from its watch
-// cache, which indexes pods by spec.nodeName, as it does each kubelet's list of its own pods.
-// Without it every one of them is a quorum read that scans all pods in etcd (before 1.31's
-// consistent reads from the cache): 500 scans of the whole pod range instead of one.
+// cache, which indexes pods by spec.nodeName (pkg/registry/core/pod: NodeNameIndexFunc), as it
+// does each kubelet's list of its own pods. Without it each is a consistent read: from the cache
+// too where ConsistentListFromCache is on (beta, default on since 1.31, with etcd 3.4.31+/3.5.13+),
+// otherwise a quorum read that ranges over every pod in etcd: 500 scans instead of one.
 inline constexpr std::string_view k_per_node_resource_version = "0";
 
 // Pods still holding resources: the kubelet releases a pod's requests once it has finished.

@@ -32,7 +32,7 @@ Run collect_logged(kube_test::Cluster& cluster, gpuslice::collect::Scope scope =
 } // namespace
 
 TEST_CASE("collect::collect lists pods per GPU node when GPU nodes are few") {
-  // 3 GPU nodes of 9 + 7 = 16: 18.75 %, under the 20 % line.
+  // 3 GPU nodes of 9 + 7 = 16: 18.75 %, under the 25 % line.
   kube_test::Cluster cluster(incident());
   cluster.server.api().load(cpu_nodes(7));
   gpuslice::collect::Scope scope;

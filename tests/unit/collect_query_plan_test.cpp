@@ -11,19 +11,21 @@ TEST_CASE("collect::choose_pod_listing") {
     CHECK(choose_pod_listing(0, 0) == PodListing::none);
     CHECK(choose_pod_listing(0, 5000) == PodListing::none);
   }
-  SUBCASE("a small share of the cluster: one list per GPU node") {
-    CHECK(choose_pod_listing(1, 5) == PodListing::per_node);     // exactly 20 %
+  SUBCASE("up to a quarter of the cluster: one list per GPU node") {
+    CHECK(choose_pod_listing(1, 5) == PodListing::per_node);
     CHECK(choose_pod_listing(3, 19) == PodListing::per_node);
-    CHECK(choose_pod_listing(100, 5000) == PodListing::per_node); // the per-node ceiling
+    CHECK(choose_pod_listing(1, 4) == PodListing::per_node);       // exactly 25 %
+    CHECK(choose_pod_listing(500, 5000) == PodListing::per_node);  // scenario L, measured
+    CHECK(choose_pod_listing(1250, 5000) == PodListing::per_node); // exactly 25 %
   }
-  SUBCASE("a large share: one cluster-wide list") {
+  SUBCASE("no ceiling on the number of lists: they grow with GPU nodes, not with all pods") {
+    CHECK(choose_pod_listing(101, 5000) == PodListing::per_node);
+    CHECK(choose_pod_listing(5000, 100000) == PodListing::per_node);
+  }
+  SUBCASE("a larger share: one cluster-wide list") {
+    CHECK(choose_pod_listing(1251, 5000) == PodListing::cluster_wide);
     CHECK(choose_pod_listing(3, 9) == PodListing::cluster_wide); // the runbook's EKS incident, 33 %
-    CHECK(choose_pod_listing(1, 4) == PodListing::cluster_wide); // 25 %
     CHECK(choose_pod_listing(2, 2) == PodListing::cluster_wide); // an all-GPU cluster
-  }
-  SUBCASE("too many GPU nodes for per-node requests, however large the cluster") {
-    CHECK(choose_pod_listing(101, 5000) == PodListing::cluster_wide);
-    CHECK(choose_pod_listing(500, 100000) == PodListing::cluster_wide);
   }
 }
 
