@@ -64,7 +64,9 @@ template <class J> StringMap string_map_at(const J& object, std::string_view key
 
 template <class J> std::vector<std::string> strings_at(const J& object, std::string_view key) {
   std::vector<std::string> result;
-  for (const auto& item : array_at(object, key)) result.push_back(JsonAccess<J>::text(item));
+  const auto& items = array_at(object, key);
+  result.reserve(items.size());
+  for (const auto& item : items) result.push_back(JsonAccess<J>::text(item));
   return result;
 }
 
