@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <set>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -34,15 +37,28 @@ std::string taint_text(const TaintOptions& taint) {
   return model::to_string(model::Taint{taint.key, taint.value, taint.effect, ""});
 }
 
-// Non-GPU pods on the node that do not tolerate the taint: NoSchedule leaves them running.
-std::vector<std::string> pods_staying(const Snapshot& snapshot, const model::Node& node, const model::Taint& taint) {
-  std::vector<std::string> names;
+using PodsByNode = std::unordered_map<std::string_view, std::vector<const model::Pod*>>;
+
+// The snapshot's pods by spec.nodeName, in snapshot order: one pass instead of one per node (at
+// scenario L, 500 GPU nodes times ~17,000 kept pods).
+PodsByNode pods_by_node(const Snapshot& snapshot) {
+  PodsByNode out;
   for (const model::Pod& pod : snapshot.pods) {
-    if (pod.spec.node_name != node.name()) continue;
-    if (model::gpu_units(model::effective_requests(pod.spec)) > 0) continue;
-    if (pod.phase == "Succeeded" || pod.phase == "Failed") continue;
-    if (model::tolerated(pod.spec.tolerations, taint)) continue;
-    names.push_back(pod.meta.ns + "/" + pod.meta.name);
+    if (!pod.spec.node_name.empty()) out[pod.spec.node_name].push_back(&pod);
+  }
+  return out;
+}
+
+// Non-GPU pods on the node that do not tolerate the taint: NoSchedule leaves them running.
+std::vector<std::string> pods_staying(const PodsByNode& pods, const model::Node& node, const model::Taint& taint) {
+  std::vector<std::string> names;
+  const auto on_node = pods.find(node.name());
+  if (on_node == pods.end()) return names;
+  for (const model::Pod* pod : on_node->second) {
+    if (model::gpu_units(model::effective_requests(pod->spec)) > 0) continue;
+    if (pod->phase == "Succeeded" || pod->phase == "Failed") continue;
+    if (model::tolerated(pod->spec.tolerations, taint)) continue;
+    names.push_back(pod->meta.ns + "/" + pod->meta.name);
   }
   return names;
 }
@@ -152,6 +168,7 @@ Step plan_nodes_taint(const Snapshot& snapshot, const NodeSelection& selection, 
   step.summary = fmt::format("taint {} on {} node(s)", taint_text(taint), nodes.size());
   const Edit edit{EditKind::add_taint, taint_json(taint)};
   const model::Taint wanted{taint.key, taint.value, taint.effect, ""};
+  const PodsByNode pods = pods_by_node(snapshot);
   for (const model::Node* node : nodes) {
     Change change;
     change.action = Action::patch;
@@ -166,7 +183,7 @@ Step plan_nodes_taint(const Snapshot& snapshot, const NodeSelection& selection, 
                                          model::to_string(existing)));
       }
     }
-    const std::vector<std::string> staying = pods_staying(snapshot, *node, wanted);
+    const std::vector<std::string> staying = pods_staying(pods, *node, wanted);
     if (!staying.empty()) {
       std::string list;
       for (const std::string& pod : staying) list += (list.empty() ? "" : ", ") + pod;
