@@ -5,6 +5,7 @@
 #include <gpuslice/report.hpp>
 
 #include "report/inventory.hpp"
+#include "report/json_text_writer.hpp"
 
 namespace gpuslice::report {
 
@@ -13,105 +14,188 @@ namespace {
 using diagnose::Diagnosis;
 using diagnose::Finding;
 using diagnose::Reason;
-using json = nlohmann::ordered_json;
 
-json reasons_json(const std::vector<Reason>& reasons) {
-  json out = json::array();
+// The producers below take any sink with JsonTextWriter's calls (the text writer or the tree
+// builder), so -o json and the tree share one description of the shape.
+template <class Sink>
+void write_reasons(Sink& out, const std::vector<Reason>& reasons) {
+  out.begin_array();
   for (const Reason& r : reasons) {
-    out.push_back({{"count", r.count}, {"reason", r.text}});
+    out.begin_object();
+    out.key("count");
+    out.integer(r.count);
+    out.key("reason");
+    out.string(r.text);
+    out.end_object();
   }
-  return out;
+  out.end_array();
 }
 
-json finding_json(const Finding& f) {
-  json objects = json::array();
+template <class Sink>
+void write_finding(Sink& out, const Finding& f) {
+  out.begin_object();
+  out.key("code");
+  out.string(diagnose::to_string(f.code));
+  out.key("name");
+  out.string(f.name);
+  out.key("severity");
+  out.string(diagnose::to_string(f.severity));
+  out.key("summary");
+  out.string(f.summary);
+  out.key("objects");
+  out.begin_array();
   for (const auto& o : f.objects) {
-    json obj = {{"kind", o.kind}};
+    out.begin_object();
+    out.key("kind");
+    out.string(o.kind);
     if (!o.ns.empty()) {
-      obj["namespace"] = o.ns;
+      out.key("namespace");
+      out.string(o.ns);
     }
-    obj["name"] = o.name;
-    objects.push_back(std::move(obj));
+    out.key("name");
+    out.string(o.name);
+    out.end_object();
   }
-  json remedy = {{"text", f.remedy.text}};
+  out.end_array();
+  out.key("evidence");
+  out.strings(f.evidence);
+  out.key("remedy");
+  out.begin_object();
+  out.key("text");
+  out.string(f.remedy.text);
   if (!f.remedy.command.empty()) {
-    remedy["command"] = f.remedy.command;
+    out.key("command");
+    out.string(f.remedy.command);
   }
-  return {{"code", diagnose::to_string(f.code)},
-          {"name", f.name},
-          {"severity", std::string(diagnose::to_string(f.severity))},
-          {"summary", f.summary},
-          {"objects", std::move(objects)},
-          {"evidence", f.evidence},
-          {"remedy", std::move(remedy)}};
+  out.end_object();
+  out.end_object();
 }
 
-json pending_pod_json(const diagnose::PendingPod& p) {
-  json pod = {{"namespace", p.ns},
-              {"name", p.name},
-              {"gpuRequest", p.gpu_request},
-              {"resource", p.resource}};
-  if (!p.scheduler.message.empty()) {
-    json scheduler = {{"source", p.scheduler.source},
-                      {"scheduler", p.scheduler.scheduler},
-                      {"message", p.scheduler.message}};
-    if (p.scheduler.parsed) {
-      scheduler["nodesTotal"] = p.scheduler.parsed->nodes_total;
-      scheduler["reasons"] = reasons_json(p.scheduler.parsed->reasons);
+template <class Sink>
+void write_scheduler(Sink& out, const diagnose::SchedulerVerdict& s) {
+  out.begin_object();
+  out.key("source");
+  out.string(s.source);
+  out.key("scheduler");
+  out.string(s.scheduler);
+  out.key("message");
+  out.string(s.message);
+  if (s.parsed) {
+    out.key("nodesTotal");
+    out.integer(s.parsed->nodes_total);
+    out.key("reasons");
+    write_reasons(out, s.parsed->reasons);
+  }
+  out.end_object();
+}
+
+template <class Sink>
+void write_scaler(Sink& out, const diagnose::ScalerVerdict& s) {
+  out.begin_object();
+  out.key("verdict");
+  out.string(s.verdict);
+  out.key("component");
+  out.string(s.component);
+  out.key("message");
+  out.string(s.message);
+  if (s.autoscaler) {
+    out.key("reasons");
+    write_reasons(out, s.autoscaler->reasons);
+  } else if (s.karpenter) {
+    std::vector<Reason> reasons;
+    for (const auto& e : s.karpenter->errors) {
+      reasons.push_back(e.reason);
     }
-    pod["scheduler"] = std::move(scheduler);
+    out.key("reasons");
+    write_reasons(out, reasons);
+  }
+  out.end_object();
+}
+
+template <class Sink>
+void write_pending_pod(Sink& out, const diagnose::PendingPod& p) {
+  out.begin_object();
+  out.key("namespace");
+  out.string(p.ns);
+  out.key("name");
+  out.string(p.name);
+  out.key("gpuRequest");
+  out.integer(p.gpu_request);
+  out.key("resource");
+  out.string(p.resource);
+  if (!p.scheduler.message.empty()) {
+    out.key("scheduler");
+    write_scheduler(out, p.scheduler);
   }
   if (!p.scaler.verdict.empty()) {
-    json scaler = {{"verdict", p.scaler.verdict},
-                   {"component", p.scaler.component},
-                   {"message", p.scaler.message}};
-    if (p.scaler.autoscaler) {
-      scaler["reasons"] = reasons_json(p.scaler.autoscaler->reasons);
-    } else if (p.scaler.karpenter) {
-      std::vector<Reason> reasons;
-      for (const auto& e : p.scaler.karpenter->errors) {
-        reasons.push_back(e.reason);
-      }
-      scaler["reasons"] = reasons_json(reasons);
-    }
-    pod["autoscaler"] = std::move(scaler);
+    out.key("autoscaler");
+    write_scaler(out, p.scaler);
   }
-  return pod;
+  out.end_object();
+}
+
+template <class Sink>
+void write_diagnosis(Sink& out, const Diagnosis& diagnosis, const ClusterInfo& cluster) {
+  const GpuTotals totals = gpu_totals(diagnosis.nodes);
+  long long by_severity[3] = {0, 0, 0}; // error, warning, info
+  for (const auto& f : diagnosis.findings) {
+    const std::string_view severity = diagnose::to_string(f.severity);
+    ++by_severity[severity == "error" ? 0 : severity == "warning" ? 1 : 2];
+  }
+  out.begin_object();
+  out.key("apiVersion");
+  out.string("gpuslice/v1alpha1");
+  out.key("kind");
+  out.string("Diagnosis");
+  out.key("cluster");
+  write_cluster(out, cluster);
+  out.key("summary");
+  out.begin_object();
+  write_integers(out, {{"pendingGpuPods", static_cast<long long>(diagnosis.pending_pods.size())},
+                       {"gpuNodes", static_cast<long long>(diagnosis.nodes.size())},
+                       {"physicalGpus", totals.physical},
+                       {"gpuSlots", totals.slots},
+                       {"gpuSlotsRequested", totals.requested}});
+  out.key("findings");
+  out.begin_object();
+  write_integers(out, {{"error", by_severity[0]}, {"warning", by_severity[1]}, {"info", by_severity[2]}});
+  out.end_object();
+  out.end_object();
+  out.key("findings");
+  out.begin_array();
+  for (const auto& f : diagnosis.findings) write_finding(out, f);
+  out.end_array();
+  out.key("nodes");
+  out.begin_array();
+  for (const auto& n : diagnosis.nodes) write_node(out, n);
+  out.end_array();
+  out.key("pendingPods");
+  out.begin_array();
+  for (const auto& p : diagnosis.pending_pods) write_pending_pod(out, p);
+  out.end_array();
+  out.key("notes");
+  out.strings(diagnosis.notes);
+  out.end_object();
+}
+
+// -o json without a tree; text that is not UTF-8 takes the tree's path, whose dump throws
+// nlohmann's own error for it.
+std::string diagnosis_json_text(const Diagnosis& diagnosis, const ClusterInfo& cluster) {
+  try {
+    JsonTextWriter out;
+    write_diagnosis(out, diagnosis, cluster);
+    return out.take() + "\n";
+  } catch (const InvalidUtf8&) {
+    return diagnosis_to_json(diagnosis, cluster).dump(2) + "\n";
+  }
 }
 
 } // namespace
 
-json diagnosis_to_json(const Diagnosis& diagnosis, const ClusterInfo& cluster) {
-  const GpuTotals totals = gpu_totals(diagnosis.nodes);
-  json nodes = json::array();
-  for (const auto& n : diagnosis.nodes) {
-    nodes.push_back(node_json(n));
-  }
-  json counts = {{"error", 0}, {"warning", 0}, {"info", 0}};
-  json findings = json::array();
-  for (const auto& f : diagnosis.findings) {
-    counts[std::string(diagnose::to_string(f.severity))] =
-        counts[std::string(diagnose::to_string(f.severity))].get<int>() + 1;
-    findings.push_back(finding_json(f));
-  }
-  json pending = json::array();
-  for (const auto& p : diagnosis.pending_pods) {
-    pending.push_back(pending_pod_json(p));
-  }
-  return {{"apiVersion", "gpuslice/v1alpha1"},
-          {"kind", "Diagnosis"},
-          {"cluster", {{"context", cluster.context}, {"server", cluster.server}}},
-          {"summary",
-           {{"pendingGpuPods", diagnosis.pending_pods.size()},
-            {"gpuNodes", diagnosis.nodes.size()},
-            {"physicalGpus", totals.physical},
-            {"gpuSlots", totals.slots},
-            {"gpuSlotsRequested", totals.requested},
-            {"findings", std::move(counts)}}},
-          {"findings", std::move(findings)},
-          {"nodes", std::move(nodes)},
-          {"pendingPods", std::move(pending)},
-          {"notes", diagnosis.notes}};
+nlohmann::ordered_json diagnosis_to_json(const Diagnosis& diagnosis, const ClusterInfo& cluster) {
+  JsonTreeBuilder out;
+  write_diagnosis(out, diagnosis, cluster);
+  return out.take();
 }
 
 std::optional<Format> parse_format(std::string_view text) {
@@ -124,7 +208,7 @@ std::optional<Format> parse_format(std::string_view text) {
 std::string render_diagnosis(const Diagnosis& diagnosis, const ClusterInfo& cluster, Format format,
                              const Style& style) {
   switch (format) {
-  case Format::json: return diagnosis_to_json(diagnosis, cluster).dump(2) + "\n";
+  case Format::json: return diagnosis_json_text(diagnosis, cluster);
   case Format::yaml: return to_yaml(diagnosis_to_json(diagnosis, cluster));
   case Format::table: break;
   }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // GPU inventory: the node table and JSON shared with diagnose, and `status` output.
 #include "report/inventory.hpp"
+#include "report/json_text_writer.hpp"
 
 #include <fmt/format.h>
 
@@ -31,22 +32,6 @@ GpuTotals gpu_totals(const std::vector<diagnose::NodeInventory>& nodes) {
   return t;
 }
 
-json node_json(const diagnose::NodeInventory& n) {
-  return {{"name", n.name},
-          {"instanceType", n.instance_type},
-          {"gpuProduct", n.gpu_product},
-          {"resource", n.resource},
-          {"physicalGpus", n.physical_gpus},
-          {"replicas", n.replicas},
-          {"allocatable", n.allocatable},
-          {"requested", n.requested},
-          {"free", n.free},
-          {"memoryMiB", n.memory_mib},
-          {"ready", n.ready},
-          {"schedulable", n.schedulable},
-          {"taints", n.taints}};
-}
-
 std::string render_node_table(const std::vector<diagnose::NodeInventory>& nodes, const Style& style) {
   if (nodes.empty()) {
     return "  No GPU nodes found.\n";
@@ -67,29 +52,60 @@ std::string render_node_table(const std::vector<diagnose::NodeInventory>& nodes,
   return table.render(style);
 }
 
-json inventory_to_json(const diagnose::Diagnosis& diagnosis, const ClusterInfo& cluster) {
+namespace {
+
+template <class Sink>
+void write_inventory(Sink& out, const diagnose::Diagnosis& diagnosis, const ClusterInfo& cluster) {
   const GpuTotals t = gpu_totals(diagnosis.nodes);
-  json nodes = json::array();
-  for (const auto& n : diagnosis.nodes) {
-    nodes.push_back(node_json(n));
-  }
-  return {{"apiVersion", "gpuslice/v1alpha1"},
-          {"kind", "GpuInventory"},
-          {"cluster", {{"context", cluster.context}, {"server", cluster.server}}},
-          {"summary",
-           {{"gpuNodes", diagnosis.nodes.size()},
-            {"physicalGpus", t.physical},
-            {"gpuSlots", t.slots},
-            {"gpuSlotsRequested", t.requested},
-            {"gpuSlotsFree", t.free},
-            {"pendingGpuPods", diagnosis.pending_pods.size()}}},
-          {"nodes", std::move(nodes)}};
+  out.begin_object();
+  out.key("apiVersion");
+  out.string("gpuslice/v1alpha1");
+  out.key("kind");
+  out.string("GpuInventory");
+  out.key("cluster");
+  write_cluster(out, cluster);
+  out.key("summary");
+  out.begin_object();
+  write_integers(out, {{"gpuNodes", static_cast<long long>(diagnosis.nodes.size())},
+                       {"physicalGpus", t.physical},
+                       {"gpuSlots", t.slots},
+                       {"gpuSlotsRequested", t.requested},
+                       {"gpuSlotsFree", t.free},
+                       {"pendingGpuPods", static_cast<long long>(diagnosis.pending_pods.size())}});
+  out.end_object();
+  out.key("nodes");
+  out.begin_array();
+  for (const auto& n : diagnosis.nodes) write_node(out, n);
+  out.end_array();
+  out.end_object();
 }
+
+} // namespace
+
+json inventory_to_json(const diagnose::Diagnosis& diagnosis, const ClusterInfo& cluster) {
+  JsonTreeBuilder out;
+  write_inventory(out, diagnosis, cluster);
+  return out.take();
+}
+
+namespace {
+
+std::string inventory_json_text(const diagnose::Diagnosis& diagnosis, const ClusterInfo& cluster) {
+  try {
+    JsonTextWriter out;
+    write_inventory(out, diagnosis, cluster);
+    return out.take() + "\n";
+  } catch (const InvalidUtf8&) {
+    return inventory_to_json(diagnosis, cluster).dump(2) + "\n"; // nlohmann's own error
+  }
+}
+
+} // namespace
 
 std::string render_inventory(const diagnose::Diagnosis& diagnosis, const ClusterInfo& cluster,
                              Format format, const Style& style) {
   switch (format) {
-  case Format::json: return inventory_to_json(diagnosis, cluster).dump(2) + "\n";
+  case Format::json: return inventory_json_text(diagnosis, cluster);
   case Format::yaml: return to_yaml(inventory_to_json(diagnosis, cluster));
   case Format::table: break;
   }
