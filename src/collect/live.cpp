@@ -21,15 +21,25 @@
 #include "collect/page_items.hpp"
 #include "collect/query_plan.hpp"
 #include "collect/recognise.hpp"
+#include "collect/simdjson_access.hpp"
+#include "model/decode.hpp"
 
 namespace gpuslice::collect {
 namespace {
 
-using model::json_fields::array_at;
 using model::json_fields::object_at;
 using model::json_fields::string_at;
 
 using NamespacedName = std::pair<std::string, std::string>;
+using Item = simdjson::dom::element;
+
+// What every item of a list is kept for: the typed records of a Snapshot.
+constexpr auto k_keep_all = [](const auto&) { return true; };
+
+// decode::workload with the kind the List's items leave off.
+auto decode_workload(std::string_view kind) {
+  return [kind](Item item) { return model::decode::workload(item, kind); };
+}
 
 // Tasks for Client::parallel, each filling its own Snapshot so no two threads share one.
 class Round {
@@ -95,25 +105,29 @@ private:
     return options;
   }
 
-  // Merges page by page, so at most one page of API objects is held as JSON. `part` holds
-  // this list only (each task has its own), so a restarted list can start it afresh.
-  void list_into(Snapshot& part, std::string_view kind, const kube::ResourceRef& type, const kube::ListOptions& options,
-                 const KeepItem& keep, const RawPrefilter& prefilter = {}) {
-    m_reader.list_each_page(type, options, prefilter, keep, [&](std::vector<nlohmann::json> items, bool restarted) {
-      if (restarted) part = Snapshot{};
-      merge_items(part, kind, std::move(items));
-    });
+  // Decodes each item straight from simdjson's DOM into its typed record (decode(item)) and
+  // keeps the records `keep` accepts: no JSON value outlives its item, so at L (5,000 nodes,
+  // ~17,000 kept pods) only the records stay. `records` holds this list only (each task has
+  // its own part), so a restarted list can start it afresh.
+  template <class Record, class Decode, class Keep>
+  void list_into(std::vector<Record>& records, const kube::ResourceRef& type, const kube::ListOptions& options,
+                 Decode decode, Keep keep, const RawPrefilter& prefilter = {}) {
+    m_reader.list_each_item(
+        type, options, prefilter,
+        [&](Item item) {
+          Record record = decode(item);
+          if (keep(record)) records.push_back(std::move(record));
+        },
+        [&] { records.clear(); });
   }
 
   Round first_round() {
     Round round;
-    auto all = [](const nlohmann::json&) { return true; };
     // Every node: the scheduler's "0/N nodes" counts them all, and selectors are judged against them.
-    round.add([this, all](Snapshot& part) { list_into(part, "Node", k_nodes, {}, all); });
+    round.add([this](Snapshot& part) { list_into(part.nodes, k_nodes, {}, model::decode::node<Item>, k_keep_all); });
     round.add([this](Snapshot& part) {
-      list_into(part, "Pod", k_pods, in_scope(std::string(k_pending_pods_selector)), [](const nlohmann::json& pod) {
-        return requests_gpu(model::pod_spec_from_json(object_at(pod, "spec")));
-      });
+      list_into(part.pods, k_pods, in_scope(std::string(k_pending_pods_selector)), model::decode::pod<Item>,
+                [](const model::Pod& pod) { return requests_gpu(pod.spec); });
     });
     // Add-ons live in their own namespaces whatever the scope: one list of all DaemonSets.
     round.add([this](Snapshot& part) {
@@ -125,31 +139,27 @@ private:
           m_daemonset_configmaps.emplace(string_at(object_at(ds, "metadata"), "namespace"), std::move(name));
       merge_items(part, "DaemonSet", std::move(kept));
     });
-    auto gpu_workload = [](const nlohmann::json& w) {
-      return requests_gpu(model::pod_spec_from_json(object_at(object_at(object_at(w, "spec"), "template"), "spec")));
-    };
+    auto gpu_workload = [](const model::Workload& w) { return requests_gpu(w.pod_template.spec); };
     round.add([this, gpu_workload](Snapshot& part) {
-      list_into(part, "Deployment", k_deployments, in_scope(), [gpu_workload](const nlohmann::json& d) {
-        return gpu_workload(d) || is_cluster_autoscaler(model::workload_from_json(d, "Deployment"));
-      });
+      list_into(part.deployments, k_deployments, in_scope(), decode_workload("Deployment"),
+                [gpu_workload](const model::Workload& d) { return gpu_workload(d) || is_cluster_autoscaler(d); });
     });
     round.add([this, gpu_workload](Snapshot& part) {
-      list_into(part, "StatefulSet", k_statefulsets, in_scope(), gpu_workload);
+      list_into(part.statefulsets, k_statefulsets, in_scope(), decode_workload("StatefulSet"), gpu_workload);
     });
     // The autoscaler runs in kube-system; a namespaced scope elsewhere would not see it.
     if (!m_scope.namespace_name.empty() && m_scope.namespace_name != "kube-system") {
       round.add([this](Snapshot& part) {
         kube::ListOptions options;
         options.namespace_name = "kube-system";
-        list_into(part, "Deployment", k_deployments, options, [](const nlohmann::json& d) {
-          return is_cluster_autoscaler(model::workload_from_json(d, "Deployment"));
-        });
+        list_into(part.deployments, k_deployments, options, decode_workload("Deployment"),
+                  [](const model::Workload& d) { return is_cluster_autoscaler(d); });
       });
     }
     // Discovery first: without the CRD the list would be a 404 we could not tell from a typo.
-    round.add([this, all](Snapshot& part) {
+    round.add([this](Snapshot& part) {
       if (m_reader.served(std::string(k_nvidia_group_path)))
-        list_into(part, "ClusterPolicy", k_cluster_policies, {}, all);
+        list_into(part.cluster_policies, k_cluster_policies, {}, model::decode::cluster_policy<Item>, k_keep_all);
     });
     return round;
   }
@@ -163,9 +173,8 @@ private:
     add_pods_on_gpu_nodes(round, found.nodes.size());
     for (std::string_view reason : k_event_reasons) {
       round.add([this, reason](Snapshot& part) {
-        list_into(part, "Event", k_events, in_scope(event_reason_selector(reason)), [this](const nlohmann::json& e) {
-          return about_gpu(model::event_from_json(e));
-        });
+        list_into(part.events, k_events, in_scope(event_reason_selector(reason)), model::decode::event<Item>,
+                  [this](const model::Event& e) { return about_gpu(e); });
       });
     }
 
@@ -201,7 +210,7 @@ private:
           kube::ListOptions options;
           options.field_selector = pods_on_node_selector(node);
           options.resource_version = std::string(k_per_node_resource_version);
-          list_into(part, "Pod", k_pods, options, [](const nlohmann::json&) { return true; });
+          list_into(part.pods, k_pods, options, model::decode::pod<Item>, k_keep_all);
         });
       }
       return;
@@ -211,8 +220,8 @@ private:
         options.field_selector = std::string(k_unfinished_pods_selector);
         // Nine pods in ten are on other nodes: judged from the raw JSON, never parsed.
         auto on_gpu_node = [this](std::string_view raw) { return m_gpu_nodes.contains(raw_pod_node_name(raw)); };
-        list_into(part, "Pod", k_pods, options, [this](const nlohmann::json& pod) {
-          return m_gpu_nodes.contains(string_at(object_at(pod, "spec"), "nodeName"));
+        list_into(part.pods, k_pods, options, model::decode::pod<Item>, [this](const model::Pod& pod) {
+          return m_gpu_nodes.contains(pod.spec.node_name);
         }, on_gpu_node);
       });
       return;

@@ -5,6 +5,8 @@
 #include <chrono>
 #include <tuple>
 
+#include "collect/record_lists.hpp"
+
 namespace gpuslice::collect {
 namespace {
 
@@ -15,8 +17,11 @@ template <class T> auto key_of(const T& item) {
     return std::tie(item.ns, item.secret_name, item.name);
 }
 
+// Moves the items and frees `from` at once: its room (~14 MB for the pods of 500 GPU nodes)
+// would otherwise stay until every part is gone.
 template <class T> void append(std::vector<T>& into, std::vector<T>& from) {
   into.insert(into.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
+  std::vector<T>().swap(from);
 }
 
 // Sorts and drops later copies of the same object (stable, so the first read wins).
@@ -31,27 +36,11 @@ template <class T> void sort_unique(std::vector<T>& items) {
 Snapshot assemble(std::vector<Snapshot>& parts) {
   Snapshot all;
   for (Snapshot& part : parts) {
-    append(all.nodes, part.nodes);
-    append(all.pods, part.pods);
-    append(all.events, part.events);
-    append(all.daemonsets, part.daemonsets);
-    append(all.deployments, part.deployments);
-    append(all.statefulsets, part.statefulsets);
-    append(all.configmaps, part.configmaps);
-    append(all.helm_releases, part.helm_releases);
-    append(all.cluster_policies, part.cluster_policies);
+    for_each_record_list([](auto& into, auto& from) { append(into, from); }, all, part);
     append(all.meta.notes, part.meta.notes);
     if (!all.autoscaler_status && part.autoscaler_status) all.autoscaler_status = std::move(part.autoscaler_status);
   }
-  sort_unique(all.nodes);
-  sort_unique(all.pods);
-  sort_unique(all.events);
-  sort_unique(all.daemonsets);
-  sort_unique(all.deployments);
-  sort_unique(all.statefulsets);
-  sort_unique(all.configmaps);
-  sort_unique(all.helm_releases);
-  sort_unique(all.cluster_policies);
+  for_each_record_list([](auto& items) { sort_unique(items); }, all);
   return all;
 }
 

@@ -29,37 +29,41 @@ LiveReader::LiveReader(kube::Client& client, std::int64_t page_size, PageObserve
 std::vector<nlohmann::json> LiveReader::list(const kube::ResourceRef& type, kube::ListOptions options,
                                              const KeepItem& keep) {
   std::vector<nlohmann::json> kept;
-  const bool read = list_each_page(type, std::move(options), {}, keep, [&](std::vector<nlohmann::json> items, bool restarted) {
-    if (restarted) kept.clear();
-    for (nlohmann::json& item : items) kept.push_back(std::move(item));
-  });
+  const bool read = list_each_item(
+      type, std::move(options), {},
+      [&](simdjson::dom::element item) {
+        nlohmann::json value = json_of_simdjson(item);
+        if (keep(value)) kept.push_back(std::move(value));
+      },
+      [&] { kept.clear(); });
   if (!read) kept.clear();
   return kept;
 }
 
-bool LiveReader::list_each_page(const kube::ResourceRef& type, kube::ListOptions options, const RawPrefilter& prefilter,
-                                const KeepItem& keep, const KeptPage& on_page) {
+bool LiveReader::list_each_item(const kube::ResourceRef& type, kube::ListOptions options, const RawPrefilter& prefilter,
+                                const OnItem& on_item, const OnRestart& on_restart) {
   options.limit = m_page_size;
   const std::string what = describe(type, options.namespace_name);
   try {
-    JsonFromSimdjson parser;
+    SimdjsonDom parser;
     // Progress names the selectors too: several lists of one resource may run at once.
     std::string selectors = options.field_selector;
     if (!options.label_selector.empty()) selectors += (selectors.empty() ? "" : ",") + options.label_selector;
     const std::string listed = selectors.empty() ? what : fmt::format("{} ({})", what, selectors);
     PageRead progress{listed, 0, 0};
     m_client.list(type, options, [&](const kube::ListPage& page) {
-      std::vector<nlohmann::json> kept;
-      if (page.restarted) progress = PageRead{listed, 0, 0};
+      if (page.restarted) {
+        progress = PageRead{listed, 0, 0};
+        on_restart();
+      }
       // Items are parsed one at a time, and only those the prefilter lets through.
       for_each_page_item(page.body, what, [&](std::string_view raw) {
         ++progress.items;
         if (prefilter && !prefilter(raw)) return;
-        std::optional<nlohmann::json> item = parser.parse(raw);
+        std::optional<simdjson::dom::element> item = parser.parse(raw);
         if (!item) throw RuntimeError(fmt::format("list {}: an item is not valid JSON", what));
-        if (keep(*item)) kept.push_back(std::move(*item));
+        on_item(*item);
       });
-      on_page(std::move(kept), page.restarted);
       ++progress.page;
       if (m_on_page) m_on_page(progress);
     });

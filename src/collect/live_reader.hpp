@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <simdjson.h>
 
 #include <gpuslice/collect.hpp>
 #include <gpuslice/kube/api_error.hpp>
@@ -20,26 +21,30 @@
 
 namespace gpuslice::collect {
 
-// Decides per item, while a list streams, whether to keep it.
+// Decides per item, while a small list streams, whether to keep its JSON value.
 using KeepItem = std::function<bool(const nlohmann::json& item)>;
-// Decides from an item's raw JSON whether it is worth parsing at all (cheaper than KeepItem).
+// Decides from an item's raw JSON whether it is worth parsing at all.
 using RawPrefilter = std::function<bool(std::string_view raw_item)>;
-// Receives one page's kept items; restarted: the list began again (410), drop earlier pages.
-using KeptPage = std::function<void(std::vector<nlohmann::json> items, bool restarted)>;
+// Receives one parsed item, valid during the call only: the caller decodes what it keeps.
+using OnItem = std::function<void(simdjson::dom::element item)>;
+// Called when a list begins again after 410 Expired: drop what its earlier pages gave.
+using OnRestart = std::function<void()>;
 
 class LiveReader {
 public:
   LiveReader(kube::Client& client, std::int64_t page_size, PageObserver on_page = {});
 
-  // Lists `type` page by page and returns the items `keep` accepts (only those stay in
-  // memory; a list restarted after 410 Expired drops what earlier pages gave). Forbidden or
-  // not found: a note (403) or nothing (404), and an empty result.
+  // Lists `type` page by page and returns the items `keep` accepts as JSON values (only those
+  // stay in memory; a list restarted after 410 Expired drops what earlier pages gave). For
+  // lists of few kept objects (DaemonSets, Helm Secrets). Forbidden or not found: a note
+  // (403) or nothing (404), and an empty result.
   std::vector<nlohmann::json> list(const kube::ResourceRef& type, kube::ListOptions options, const KeepItem& keep);
-  // The same, page by page: each page's items that pass `prefilter` (none: all) and `keep`
-  // go to on_page as soon as the page is read, so only one page of objects is parsed at a
-  // time. Errors as list(): a 403 is a note, a 404 nothing; both return false.
-  bool list_each_page(const kube::ResourceRef& type, kube::ListOptions options, const RawPrefilter& prefilter,
-                      const KeepItem& keep, const KeptPage& on_page);
+  // The same, item by item: each item that passes `prefilter` (none: all) is parsed into
+  // simdjson's DOM and handed to on_item while its page is read, so no JSON value outlives
+  // the call (the caller decodes what it keeps into typed records). Errors as list(): a 403
+  // is a note, a 404 nothing; both return false.
+  bool list_each_item(const kube::ResourceRef& type, kube::ListOptions options, const RawPrefilter& prefilter,
+                      const OnItem& on_item, const OnRestart& on_restart);
   // GET one object; nullopt when forbidden (noted) or absent.
   std::optional<nlohmann::json> get(const kube::ObjectRef& ref);
   // Whether a discovery path (e.g. /apis/nvidia.com/v1) is served; 404 = no.

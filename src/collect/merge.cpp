@@ -16,6 +16,7 @@
 
 #include "collect/json_from_simdjson.hpp"
 #include "collect/list_window.hpp"
+#include "collect/record_lists.hpp"
 #include "collect/simdjson_access.hpp"
 #include "model/decode.hpp"
 #include "merge.hpp"
@@ -219,19 +220,10 @@ void absorb(Snapshot& into, Snapshot part) {
                               {&meta.namespace_scope, &part.meta.namespace_scope}})
     if (mine->empty()) *mine = std::move(*theirs);
   for (std::string& note : part.meta.notes) meta.notes.push_back(std::move(note));
-  auto put_all = [](auto& items, auto& more) {
+  for_each_record_list([](auto& items, auto& more) {
     Keyed keyed(items);
     for (auto& item : more) keyed.put(std::move(item));
-  };
-  put_all(into.nodes, part.nodes);
-  put_all(into.pods, part.pods);
-  put_all(into.events, part.events);
-  put_all(into.daemonsets, part.daemonsets);
-  put_all(into.deployments, part.deployments);
-  put_all(into.statefulsets, part.statefulsets);
-  put_all(into.configmaps, part.configmaps);
-  put_all(into.helm_releases, part.helm_releases);
-  put_all(into.cluster_policies, part.cluster_policies);
+  }, into, part);
   if (part.autoscaler_status) into.autoscaler_status = std::move(part.autoscaler_status);
 }
 
