@@ -72,6 +72,81 @@ def table(raw, sizes, qps_min):
     return "\n".join(out), scen
 
 
+# What each command must read, for the scaling table: the bytes it received (live) or the
+# snapshot file (offline). Commands without a byte count scale against their request count.
+DATA = {"diagnose-live": "bytes", "b:curl": "bytes", "status": "bytes", "diagnose-file": "file",
+        "c:parse-floor": "file", "apply": "requests", "a:kubectl": "requests"}
+
+
+def medians(raw_paths):
+    """(size, command) -> median wall s, peak RSS KB, requests, bytes (None when not measured)."""
+    rows = {}
+    for path in raw_paths:
+        for line in open(path):
+            size, name, _, wall, rss, requests, nbytes = line.rstrip("\n").split("\t")
+            r = rows.setdefault((size, name), {"wall": [], "rss": [], "requests": 0, "bytes": None})
+            r["wall"].append(float(wall))
+            r["rss"].append(int(rss))
+            r["requests"] = max(r["requests"], int(requests))
+            if nbytes not in ("-", ""):
+                r["bytes"] = int(nbytes)
+    return {k: {"wall": statistics.median(r["wall"]), "rss": max(r["rss"]), "requests": r["requests"], "bytes": r["bytes"]}
+            for k, r in rows.items()}
+
+
+def scaling(raw_paths, size_paths):
+    """The scaling table: per command its data, wall and RSS at each size, and how much wall and
+    RSS grew from one size to the next against how much the data grew (linear or better when the
+    growth of wall and RSS is at most that of the data)."""
+    med = medians(raw_paths)
+    files = {}
+    for path in size_paths:
+        for line in open(path):
+            size, _, snapshot_bytes, _ = line.split()
+            files[size] = int(snapshot_bytes)
+    sizes = [s for s in ("S", "M", "L") if any(k[0] == s for k in med)]
+    if len(sizes) < 2:
+        return ""
+
+    def data(size, name):
+        r = med.get((size, name))
+        if r is None:
+            return None, ""
+        kind = DATA.get(name, "requests")
+        if kind == "bytes" and r["bytes"]:
+            return r["bytes"] / 1e6, "MB received"
+        if kind == "file" and size in files:
+            return files[size] / 1e6, "MB file"
+        return float(r["requests"]), "requests"
+
+    steps = list(zip(sizes, sizes[1:]))
+    head = ["command", "data"] + [f"{s}: data, wall s, RSS MB" for s in sizes]
+    head += [f"{a}→{b}: data ×, wall ×, RSS ×" for a, b in steps] + ["no faster than linear?"]
+    out = ["| " + " | ".join(head) + " |", "|---|---|" + "---:|" * (len(sizes) + len(steps)) + "---|"]
+    for name in ORDER:
+        if not all((s, name) in med for s in sizes):
+            continue
+        unit = data(sizes[-1], name)[1]
+        cells = [SHOWN[name], unit]
+        for s in sizes:
+            d = data(s, name)[0]
+            r = med[(s, name)]
+            cells.append(f"{d:,.1f}, {r['wall']:.2f}, {r['rss'] / 1024:.0f}" if unit != "requests"
+                         else f"{d:,.0f}, {r['wall']:.2f}, {r['rss'] / 1024:.0f}")
+        verdicts = []
+        for a, b in steps:
+            da, db = data(a, name)[0], data(b, name)[0]
+            ra, rb = med[(a, name)], med[(b, name)]
+            grow_d = db / da if da else float("inf")
+            grow_w, grow_r = rb["wall"] / ra["wall"], rb["rss"] / ra["rss"]
+            cells.append(f"×{grow_d:.1f}, ×{grow_w:.1f}, ×{grow_r:.1f}")
+            verdicts.append(f"{a}→{b} {'yes' if grow_w <= grow_d and grow_r <= grow_d else 'no'}")
+        cells.append("; ".join(verdicts))
+        out.append("| " + " | ".join(cells) + " |")
+    return ("Scaling (medians; data is what the command must read: MB the client received, the snapshot file, "
+            "or requests where no bytes are measured; sizes may come from separate runs):\n\n" + "\n".join(out) + "\n")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--raw", required=True)
@@ -80,11 +155,16 @@ def main():
     parser.add_argument("--label", required=True, help="replaces the block of an earlier run with this label")
     parser.add_argument("--qps-min", help="size, command, seconds the default rate limits allow at least")
     parser.add_argument("--source", help="the source tree the binaries were built from (its commit is reported)")
+    parser.add_argument("--scaling-raw", action="append", default=[],
+                        help="raw rows of every size measured so far (repeatable), for the scaling table")
+    parser.add_argument("--scaling-sizes", action="append", default=[], help="their sizes files (repeatable)")
     args = parser.parse_args()
     text, scen = table(args.raw, args.sizes, args.qps_min)
+    grow = scaling(args.scaling_raw or [args.raw], args.scaling_sizes or [args.sizes])
     runs = max(int(l.split("\t")[2]) for l in open(args.raw))
     block = (f"### Sizes {args.label}\n\nMachine: {machine(args.source)}.\nScenarios: {scen}.\nMedian of up to {runs} alternating runs per command; "
-             f"MB is what the client received (gzip as negotiated), measured by replaying its URLs with curl.\n\n{text}\n")
+             f"MB is what the client received (gzip as negotiated), measured by replaying its URLs with curl.\n\n{text}\n"
+             + (f"\n{grow}" if grow else ""))
     print(block)
     begin, end = f"<!-- bench {args.label} begin -->", f"<!-- bench {args.label} end -->"
     old = open(args.results).read() if os.path.exists(args.results) else f"# Benchmark results\n\n{begin}\n{end}\n"
