@@ -34,14 +34,10 @@ void write_reasons(Sink& out, const std::vector<Reason>& reasons) {
 template <class Sink>
 void write_finding(Sink& out, const Finding& f) {
   out.begin_object();
-  out.key("code");
-  out.string(diagnose::to_string(f.code));
-  out.key("name");
-  out.string(f.name);
-  out.key("severity");
-  out.string(diagnose::to_string(f.severity));
-  out.key("summary");
-  out.string(f.summary);
+  write_strings(out, {{"code", diagnose::to_string(f.code)},
+                      {"name", f.name},
+                      {"severity", diagnose::to_string(f.severity)},
+                      {"summary", f.summary}});
   out.key("objects");
   out.begin_array();
   for (const auto& o : f.objects) {
@@ -74,12 +70,7 @@ void write_finding(Sink& out, const Finding& f) {
 template <class Sink>
 void write_scheduler(Sink& out, const diagnose::SchedulerVerdict& s) {
   out.begin_object();
-  out.key("source");
-  out.string(s.source);
-  out.key("scheduler");
-  out.string(s.scheduler);
-  out.key("message");
-  out.string(s.message);
+  write_strings(out, {{"source", s.source}, {"scheduler", s.scheduler}, {"message", s.message}});
   if (s.parsed) {
     out.key("nodesTotal");
     out.integer(s.parsed->nodes_total);
@@ -92,12 +83,7 @@ void write_scheduler(Sink& out, const diagnose::SchedulerVerdict& s) {
 template <class Sink>
 void write_scaler(Sink& out, const diagnose::ScalerVerdict& s) {
   out.begin_object();
-  out.key("verdict");
-  out.string(s.verdict);
-  out.key("component");
-  out.string(s.component);
-  out.key("message");
-  out.string(s.message);
+  write_strings(out, {{"verdict", s.verdict}, {"component", s.component}, {"message", s.message}});
   if (s.autoscaler) {
     out.key("reasons");
     write_reasons(out, s.autoscaler->reasons);
@@ -115,10 +101,7 @@ void write_scaler(Sink& out, const diagnose::ScalerVerdict& s) {
 template <class Sink>
 void write_pending_pod(Sink& out, const diagnose::PendingPod& p) {
   out.begin_object();
-  out.key("namespace");
-  out.string(p.ns);
-  out.key("name");
-  out.string(p.name);
+  write_strings(out, {{"namespace", p.ns}, {"name", p.name}});
   out.key("gpuRequest");
   out.integer(p.gpu_request);
   out.key("resource");
@@ -143,10 +126,7 @@ void write_diagnosis(Sink& out, const Diagnosis& diagnosis, const ClusterInfo& c
     ++by_severity[severity == "error" ? 0 : severity == "warning" ? 1 : 2];
   }
   out.begin_object();
-  out.key("apiVersion");
-  out.string("gpuslice/v1alpha1");
-  out.key("kind");
-  out.string("Diagnosis");
+  write_strings(out, {{"apiVersion", "gpuslice/v1alpha1"}, {"kind", "Diagnosis"}});
   out.key("cluster");
   write_cluster(out, cluster);
   out.key("summary");

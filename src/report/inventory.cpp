@@ -58,10 +58,7 @@ template <class Sink>
 void write_inventory(Sink& out, const diagnose::Diagnosis& diagnosis, const ClusterInfo& cluster) {
   const GpuTotals t = gpu_totals(diagnosis.nodes);
   out.begin_object();
-  out.key("apiVersion");
-  out.string("gpuslice/v1alpha1");
-  out.key("kind");
-  out.string("GpuInventory");
+  write_strings(out, {{"apiVersion", "gpuslice/v1alpha1"}, {"kind", "GpuInventory"}});
   out.key("cluster");
   write_cluster(out, cluster);
   out.key("summary");

@@ -14,39 +14,6 @@
 
 namespace gpuslice::report {
 
-// One node of DESIGN §4.3 "nodes", to a sink with JsonTextWriter's calls (json_text_writer.hpp).
-template <class Sink>
-void write_node(Sink& out, const diagnose::NodeInventory& n) {
-  out.begin_object();
-  out.key("name");
-  out.string(n.name);
-  out.key("instanceType");
-  out.string(n.instance_type);
-  out.key("gpuProduct");
-  out.string(n.gpu_product);
-  out.key("resource");
-  out.string(n.resource);
-  out.key("physicalGpus");
-  out.integer(n.physical_gpus);
-  out.key("replicas");
-  out.integer(n.replicas);
-  out.key("allocatable");
-  out.integer(n.allocatable);
-  out.key("requested");
-  out.integer(n.requested);
-  out.key("free");
-  out.integer(n.free);
-  out.key("memoryMiB");
-  out.integer(n.memory_mib);
-  out.key("ready");
-  out.boolean(n.ready);
-  out.key("schedulable");
-  out.boolean(n.schedulable);
-  out.key("taints");
-  out.strings(n.taints);
-  out.end_object();
-}
-
 // Integer members in the order given, e.g. a summary's counts.
 template <class Sink>
 void write_integers(Sink& out, std::initializer_list<std::pair<std::string_view, long long>> members) {
@@ -56,14 +23,41 @@ void write_integers(Sink& out, std::initializer_list<std::pair<std::string_view,
   }
 }
 
+// String members in the order given, e.g. an object's name fields.
+template <class Sink>
+void write_strings(Sink& out, std::initializer_list<std::pair<std::string_view, std::string_view>> members) {
+  for (const auto& [name, value] : members) {
+    out.key(name);
+    out.string(value);
+  }
+}
+
 // {"context", "server"} of the report's "cluster".
 template <class Sink>
 void write_cluster(Sink& out, const ClusterInfo& cluster) {
   out.begin_object();
-  out.key("context");
-  out.string(cluster.context);
-  out.key("server");
-  out.string(cluster.server);
+  write_strings(out, {{"context", cluster.context}, {"server", cluster.server}});
+  out.end_object();
+}
+
+// One node of DESIGN §4.3 "nodes", to a sink with JsonTextWriter's calls (json_text_writer.hpp).
+template <class Sink>
+void write_node(Sink& out, const diagnose::NodeInventory& n) {
+  out.begin_object();
+  write_strings(out, {{"name", n.name}, {"instanceType", n.instance_type}, {"gpuProduct", n.gpu_product},
+                      {"resource", n.resource}});
+  write_integers(out, {{"physicalGpus", n.physical_gpus},
+                       {"replicas", n.replicas},
+                       {"allocatable", n.allocatable},
+                       {"requested", n.requested},
+                       {"free", n.free},
+                       {"memoryMiB", n.memory_mib}});
+  out.key("ready");
+  out.boolean(n.ready);
+  out.key("schedulable");
+  out.boolean(n.schedulable);
+  out.key("taints");
+  out.strings(n.taints);
   out.end_object();
 }
 
