@@ -42,7 +42,8 @@ void add_snapshot(CLI::App& app, Commands& commands, Env& env) {
   CLI::App* sub = app.add_subcommand(
       "snapshot", "Save everything diagnose reads to a file, for offline diagnosis or a bug report.");
   sub->footer(fmt::format("The file holds no Secret data: Helm release Secrets keep only their metadata and\n"
-                          "release summary. It is written with mode 0600.\n\n"
+                          "release summary. Pods hold only what diagnose reads of them: no env, command, args,\n"
+                          "volumes or annotations, only the PodScheduled condition. It is written with mode 0600.\n\n"
                           "Examples:\n"
                           "  {0} snapshot -o incident.json\n"
                           "  {0} diagnose --from-file incident.json",

@@ -18,13 +18,11 @@ using namespace json_fields;
 
 nlohmann::json to_json(const ContainerStatus& s) {
   nlohmann::json out = {{"name", s.name}, {"ready", s.ready}, {"restartCount", s.restart_count}};
-  put_string(out, "image", s.image);
   if (s.started) out["started"] = true;
   if (!s.state.empty()) {
     nlohmann::json detail = nlohmann::json::object();
     put_string(detail, "reason", s.reason);
     put_string(detail, "message", s.message);
-    put_string(detail, "startedAt", s.started_at);
     out["state"][s.state] = detail;
   }
   if (!s.last_terminated_reason.empty())

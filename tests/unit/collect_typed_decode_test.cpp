@@ -140,7 +140,11 @@ TEST_CASE("typed decode: odd scalars, nulls, wrong types and duplicate keys read
      "message": "", "note": "from note"},
     {"kind": "DaemonSet", "metadata": {"namespace": "kube-system", "name": "d"},
      "spec": {"selector": {"matchLabels": {"app": "x"}, "matchExpressions": [{"key": "b", "operator": "Exists"}]},
-              "template": {"metadata": {"labels": {"app": "x"}}, "spec": {"containers": [{"name": "p"}]}}},
+              "template": {"metadata": {"labels": {"app": "x"}}, "spec": {"containers": [{"name": "p",
+                "command": ["a", 1, null, true],
+                "env": [{"name": "E", "valueFrom": {"secretKeyRef": {}, "configMapKeyRef": {}}}, {"name": "F", "value": 3}],
+                "volumeMounts": [{"name": "v", "readOnly": "true"}]}],
+                "volumes": [{"name": "v", "configMap": {"name": "cm", "items": [{"key": 1}]}}]}}},
      "status": {"desiredNumberScheduled": 3, "numberReady": "2"}},
     {"kind": "Deployment", "metadata": {"namespace": "ml", "name": "w"},
      "spec": {"replicas": null, "selector": {"matchLabels": 5}}, "status": {"conditions": [{"type": "Available"}]}},
@@ -161,7 +165,10 @@ TEST_CASE("typed decode: odd scalars, nulls, wrong types and duplicate keys read
   CHECK(s.nodes[0].meta.labels.at("a") == "1");
   CHECK(s.nodes[0].capacity.count("cpu") == 1); // "2" replaced "bad"
   REQUIRE(s.pods.size() == 2);
-  CHECK(s.pods[0].spec.containers.at(0).env.at(0).value_from == "configMapKeyRef");
+  CHECK(s.pods[0].spec.containers.at(0).env.empty()); // a pod's env is not kept (decode.hpp)
+  REQUIRE(s.daemonsets.size() == 1);
+  CHECK(s.daemonsets[0].pod_template.spec.containers.at(0).env.at(0).value_from == "configMapKeyRef");
+  CHECK(s.daemonsets[0].pod_template.spec.volumes.at(0).items.at(0) == "1");
   CHECK(s.pods[0].spec.required_affinity.has_value());
   CHECK(!s.pods[1].spec.required_affinity.has_value());
   REQUIRE(s.autoscaler_status.has_value());

@@ -8,6 +8,8 @@
 #include "unit/builders.hpp"
 
 using namespace gpuslice::model;
+using gpuslice::testing::DaemonSetBuilder;
+using gpuslice::testing::DeploymentBuilder;
 using gpuslice::testing::k_created;
 using gpuslice::testing::PodBuilder;
 
@@ -110,7 +112,9 @@ TEST_CASE("model::Pod status helpers") {
   CHECK(running.is_ready());
   CHECK(running.spec.node_name == "gpu-1");
   CHECK(running.start_time == k_created);
-  CHECK(running.container_statuses.at(0).started_at == k_created);
+  // Of the conditions only PodScheduled is kept; Ready is not read (the statuses say it).
+  REQUIRE(running.conditions.size() == 1);
+  CHECK(running.conditions.at(0).type == "PodScheduled");
   CHECK(running.container_statuses.at(0).state == "running");
   Pod crashing = PodBuilder("kube-system", "nvdp-2").container("ctr", "img").running_on("gpu-2")
                      .waiting("CrashLoopBackOff", 6).build();
@@ -136,4 +140,57 @@ TEST_CASE("model::to_json(Pod)") {
   CHECK(pod.spec.scheduler_name == "volcano");
   REQUIRE(pod.spec.required_affinity.has_value());
   CHECK(pod.spec.required_affinity->terms.at(0).match_expressions.at(0).values.size() == 2);
+}
+
+TEST_CASE("model::pod_from_json keeps what diagnosis reads; workload templates keep everything") {
+  // One container as a real pod carries it: a sidecar init container, env (a credential among
+  // them), command, args, a mounted ConfigMap volume, and annotations.
+  auto spec_of = [](auto builder) {
+    return builder.label("app", "infer")
+        .annotation("prometheus.io/scrape", "true")
+        .owner("ReplicaSet", "infer-5d8f")
+        .container("app", "nvcr.io/nvidia/pytorch:24.01")
+        .command({"python"})
+        .args({"--config=/etc/app/config.yaml"})
+        .env("AWS_SECRET_ACCESS_KEY", "s3cr3t")
+        .config_map_volume("config", "app-config", "/etc/app")
+        .gpus(1)
+        .request("cpu", "500m")
+        .node_selector("nvidia.com/gpu.present", "true")
+        .toleration("nvidia.com/gpu")
+        .affinity("nvidia.com/gpu.product", "In", {"Tesla-T4"});
+  };
+  Pod pod = spec_of(PodBuilder("ml", "infer-0")).unschedulable("0/3 nodes are available").build();
+  const Container& c = pod.spec.containers.at(0);
+  CHECK(c.env.empty());
+  CHECK(c.command.empty());
+  CHECK(c.args.empty());
+  CHECK(c.volume_mounts.empty());
+  CHECK(pod.spec.volumes.empty());
+  CHECK(pod.meta.annotations.empty());
+  CHECK(to_json(pod).dump().find("s3cr3t") == std::string::npos);
+  // What the analyzers read stays.
+  CHECK(c.name == "app");
+  CHECK(c.image == "nvcr.io/nvidia/pytorch:24.01");
+  CHECK(quantity_of(c.limits, "nvidia.com/gpu").value() == 1);
+  CHECK(quantity_of(c.requests, "cpu").milli() == 500);
+  CHECK(pod.meta.labels.at("app") == "infer");
+  REQUIRE(pod.meta.controller() != nullptr);
+  CHECK(pod.meta.controller()->name == "infer-5d8f");
+  CHECK(pod.spec.node_selector.at("nvidia.com/gpu.present") == "true");
+  CHECK(pod.spec.tolerations.at(0).key == "nvidia.com/gpu");
+  CHECK(pod.spec.required_affinity.has_value());
+  REQUIRE(pod.condition("PodScheduled") != nullptr);
+  CHECK(pod.condition("PodScheduled")->message == "0/3 nodes are available");
+
+  for (const PodTemplate& t : {spec_of(DaemonSetBuilder("kube-system", "nvdp")).build().pod_template,
+                               spec_of(DeploymentBuilder("ml", "infer")).build().pod_template}) {
+    const Container& tc = t.spec.containers.at(0);
+    REQUIRE(tc.env.size() == 1);
+    CHECK(tc.env.at(0).value == "s3cr3t");
+    CHECK(tc.command == std::vector<std::string>{"python"});
+    CHECK(tc.args == std::vector<std::string>{"--config=/etc/app/config.yaml"});
+    CHECK(tc.volume_mounts.at(0).mount_path == "/etc/app");
+    CHECK(t.spec.volumes.at(0).config_map == "app-config");
+  }
 }
