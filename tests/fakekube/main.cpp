@@ -53,6 +53,10 @@ int main(int argc, char** argv) {
                      "autoscaler) one tick every INTERVAL_MS (default 100)")
           ->expected(0, 1)
           ->type_name("INTERVAL_MS");
+  bool no_priority_and_fairness = false;
+  app.add_flag("--no-priority-and-fairness", no_priority_and_fairness,
+               "act as a server without API Priority and Fairness: no X-Kubernetes-PF-FlowSchema-UID "
+               "and X-Kubernetes-PF-PriorityLevel-UID response headers");
   CLI11_PARSE(app, argc, argv);
   int simulate_ms = 0;
   if (simulate->count() > 0) {
@@ -76,7 +80,9 @@ int main(int argc, char** argv) {
     std::ofstream log_file;
     std::mutex log_mutex;
     const bool chunked = fakekube::wants_chunked_load(scenario_path); // the benchmarks' large Lists
-    fakekube::Server server(chunked ? fakekube::Scenario{} : fakekube::load_scenario(scenario_path));
+    fakekube::Scenario scenario = chunked ? fakekube::Scenario{} : fakekube::load_scenario(scenario_path);
+    scenario.priority_and_fairness = !no_priority_and_fairness;
+    fakekube::Server server(std::move(scenario));
     if (chunked) fakekube::load_list_in_chunks(server.api(), scenario_path);
     if (!request_log.empty()) {
       log_file.open(request_log, std::ios::app);

@@ -148,6 +148,8 @@ void Server::Impl::serve(const httplib::Request& request, httplib::Response& res
       }
     }
   }
+  // The apiserver's APF filter runs after authentication, so a 401 carries no PF headers.
+  if (identity && priority_and_fairness) add_priority_and_fairness_headers(answer);
   entry.status = answer.status;
   if (listener) listener(entry);
   log.record(std::move(entry));
@@ -168,6 +170,7 @@ Server::Server(Scenario scenario) : m_impl(std::make_unique<Impl>()) {
     if (user.client_certificate)
       impl.client_certificates[user.name] = issue_client_certificate(impl.ca, user.name, user.groups);
   impl.faults = scenario.transport_faults;
+  impl.priority_and_fairness = scenario.priority_and_fairness;
   impl.api.set_server_version(scenario.server_version);
   impl.api.faults() = scenario.api_faults;
   impl.api.load(scenario.objects);

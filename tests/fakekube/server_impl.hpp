@@ -33,6 +33,7 @@ struct Server::Impl {
   mutable std::mutex mutex;
   std::vector<User> users;
   TransportFaults faults;
+  bool priority_and_fairness = true; // X-Kubernetes-PF-* headers (Scenario)
   std::map<std::string, int> token_uses;
   std::set<std::string> expired_tokens;
   std::map<std::string, std::vector<std::filesystem::path>> token_files; // rewritten on rotation

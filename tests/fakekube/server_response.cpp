@@ -36,6 +36,11 @@ std::string gzip(const std::string& data) {
   return out;
 }
 
+void add_priority_and_fairness_headers(ApiResponse& answer) {
+  answer.headers.emplace_back("X-Kubernetes-PF-FlowSchema-UID", k_flow_schema_uid);
+  answer.headers.emplace_back("X-Kubernetes-PF-PriorityLevel-UID", k_priority_level_uid);
+}
+
 void write_whole(const ApiResponse& answer, bool accepts_gzip, httplib::Response& response) {
   response.status = answer.status;
   for (const auto& [name, value] : answer.headers) response.set_header(name, value);

@@ -11,6 +11,8 @@
 #include <fakekube/server.hpp>
 #include <fakekube/server_test_client.hpp>
 
+#include "server_response.hpp"
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -124,4 +126,39 @@ TEST_CASE("fakekube::write_watch") {
     if (event["type"] == "ADDED" && event["object"]["metadata"]["name"] == "arrived") saw_added = true;
   }
   CHECK(saw_added);
+}
+
+TEST_CASE("fakekube: API Priority and Fairness response headers") {
+  fakekube::Scenario scenario = scenario_with_configmaps(1, 8);
+  SUBCASE("sent on every authenticated response by default, with stable UIDs") {
+    fakekube::Server server(scenario);
+    server.start(0);
+    fakekube::TempDir dir;
+    auto client = make_test_client(server, dir);
+    client->set_bearer_token_auth("t-alice");
+    for (const char* path : {"/version", "/api/v1/namespaces/default/configmaps", "/api/v1/nodes/none"}) {
+      httplib::Result result = client->Get(path);
+      REQUIRE(result);
+      CHECK(result->get_header_value("X-Kubernetes-PF-FlowSchema-UID") == fakekube::k_flow_schema_uid);
+      CHECK(result->get_header_value("X-Kubernetes-PF-PriorityLevel-UID") == fakekube::k_priority_level_uid);
+    }
+    client->set_bearer_token_auth("wrong");
+    httplib::Result refused = client->Get("/version"); // authentication runs before APF
+    REQUIRE(refused);
+    CHECK(refused->status == 401);
+    CHECK_FALSE(refused->has_header("X-Kubernetes-PF-FlowSchema-UID"));
+  }
+  SUBCASE("never sent by a server without APF") {
+    scenario.priority_and_fairness = false;
+    fakekube::Server server(scenario);
+    server.start(0);
+    fakekube::TempDir dir;
+    auto client = make_test_client(server, dir);
+    client->set_bearer_token_auth("t-alice");
+    httplib::Result result = client->Get("/version");
+    REQUIRE(result);
+    CHECK(result->status == 200);
+    CHECK_FALSE(result->has_header("X-Kubernetes-PF-FlowSchema-UID"));
+    CHECK_FALSE(result->has_header("X-Kubernetes-PF-PriorityLevel-UID"));
+  }
 }

@@ -63,6 +63,10 @@ struct Scenario {
   std::string server_version = "v1.30.4";
   CertificateFault certificate_fault = CertificateFault::none;
   SimulationSettings simulation; // `simulation:`; inert until the simulation is ticked
+  // As a real server with API Priority and Fairness (on by default since 1.20): every
+  // authenticated response names its FlowSchema and priority level in X-Kubernetes-PF-*
+  // headers. false: a server without APF, which sends neither.
+  bool priority_and_fairness = true;
 };
 
 // Reads a scenario from a .json or .yaml file; throws std::runtime_error naming the file.
