@@ -42,7 +42,8 @@ void add_global_flags(CLI::App& app, GlobalFlags& flags) {
   auto given = [&flags](const std::string&) { flags.rate_limit_given = true; };
   app.add_option("--qps", o.qps,
                  fmt::format("Client-side request rate limit per second, for reads and writes alike (default {} for "
-                             "reads, {} for writes; negative disables)",
+                             "reads, lifted when the server enforces API Priority and Fairness, {} for writes; "
+                             "negative disables)",
                              kube::k_default_read_qps, kube::k_default_qps))
       ->each(given)
       ->group(group);
@@ -69,8 +70,7 @@ void validate_global_flags(const GlobalFlags& flags) {
   }
 }
 
-std::unique_ptr<kube::Client> open_client(const GlobalFlags& flags, std::ostream& log) {
-  validate_global_flags(flags);
+kube::ClientOptions client_options(const GlobalFlags& flags, std::ostream& log) {
   kube::ClientOptions options;
   options.verbosity = flags.kube.verbosity;
   options.log = &log;
@@ -79,9 +79,15 @@ std::unique_ptr<kube::Client> open_client(const GlobalFlags& flags, std::ostream
   if (flags.rate_limit_given) {
     options.read_qps = flags.kube.qps;
     options.read_burst = flags.kube.burst;
+    options.read_limit_yields_to_apf = false; // the user's limit holds, APF or not
   }
   options.stdin_is_tty = ::isatty(0) == 1; // exec plugins' interactiveMode
-  return std::make_unique<kube::Client>(kube::connect(flags.kube), options);
+  return options;
+}
+
+std::unique_ptr<kube::Client> open_client(const GlobalFlags& flags, std::ostream& log) {
+  validate_global_flags(flags);
+  return std::make_unique<kube::Client>(kube::connect(flags.kube), client_options(flags, log));
 }
 
 std::vector<std::string> split_short_equals(int argc, const char* const* argv) {

@@ -18,7 +18,7 @@ struct GlobalFlags {
   kube::GlobalOptions kube;
   bool no_color = false;
   bool quiet = false; // --quiet: no progress lines, even on a terminal
-  bool rate_limit_given = false; // --qps or --burst: one limit for reads and writes alike
+  bool rate_limit_given = false; // --qps or --burst: one limit for reads and writes alike, kept under APF
 };
 
 // Adds the flags to `app` and lets every subcommand accept them (fallthrough), so
@@ -29,6 +29,10 @@ void add_global_flags(CLI::App& app, GlobalFlags& flags);
 // Checks flag values that need no file or server: --request-timeout, --qps, --burst, -v.
 // Throws UsageError naming the flag.
 void validate_global_flags(const GlobalFlags& flags);
+
+// The client options the flags ask for: --qps/--burst set one limit for reads and writes,
+// which then holds even when the server enforces API Priority and Fairness.
+kube::ClientOptions client_options(const GlobalFlags& flags, std::ostream& log);
 
 // Validates the flags, resolves the kubeconfig (or in-cluster config) and builds the client,
 // logging -v output to `log`. Throws UsageError (exit 2) before any request is sent.

@@ -48,6 +48,13 @@ std::optional<int> retry_after_seconds(const HttpResponse& response) {
   return std::stoi(value);
 }
 
+// A server enforcing API Priority and Fairness names the FlowSchema and priority level that
+// classified the request on every response (Kubernetes docs, "Flow control": Diagnostics).
+bool server_enforces_apf(const HttpResponse& response) {
+  return !response.header("x-kubernetes-pf-flowschema-uid").empty() ||
+         !response.header("x-kubernetes-pf-prioritylevel-uid").empty();
+}
+
 std::size_t body_limit(int verbosity) {
   if (verbosity >= 10) {
     return 0;
@@ -220,6 +227,10 @@ HttpResponse Client::Impl::execute(const RestRequest& request) {
       if (!response.body.empty()) {
         log.write("Response Body: " + loggable_body(request.path, response.body, log.verbosity()));
       }
+    }
+    if (options.read_limit_yields_to_apf && server_enforces_apf(response) && read_limiter.lift() &&
+        log.enabled(4)) {
+      log.write("The server enforces API Priority and Fairness: client-side rate limit for GETs lifted");
     }
     if (response.status >= 200 && response.status < 300) {
       return response;

@@ -11,7 +11,7 @@ RateLimiter::RateLimiter(double qps, int burst, Clock& clock)
       m_last(clock.steady_now()), m_clock(clock) {}
 
 std::chrono::milliseconds RateLimiter::acquire() {
-  if (m_qps < 0) {
+  if (m_qps < 0 || m_lifted.load(std::memory_order_relaxed)) {
     return std::chrono::milliseconds{0};
   }
   std::chrono::milliseconds wait{0};
@@ -31,6 +31,10 @@ std::chrono::milliseconds RateLimiter::acquire() {
     m_clock.sleep_for(wait);
   }
   return wait;
+}
+
+bool RateLimiter::lift() {
+  return !m_lifted.exchange(true);
 }
 
 } // namespace gpuslice::kube

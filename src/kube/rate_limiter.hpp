@@ -2,6 +2,7 @@
 // Client-side rate limiting: a token bucket like client-go's flowcontrol (qps, burst).
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <mutex>
 
@@ -17,7 +18,12 @@ public:
   // Blocks (through the clock) until a request may go; returns how long it waited.
   std::chrono::milliseconds acquire();
 
+  // From now on acquire() never waits: the server limits instead (API Priority and Fairness).
+  // Thread-safe; returns true only for the call that lifted it.
+  bool lift();
+
 private:
+  std::atomic<bool> m_lifted{false};
   double m_qps;
   double m_burst;
   double m_tokens;

@@ -2,6 +2,8 @@
 // argv → GlobalFlags, with no I/O (kubectx flags_test.go style).
 #include <doctest/doctest.h>
 
+#include <sstream>
+
 #include <gpuslice/error.hpp>
 
 #include "cli/global_flags.hpp"
@@ -74,6 +76,30 @@ TEST_CASE("cli::add_global_flags") {
     CHECK(parse({"-s=https://a:6443", "version"}).kube.server == "https://a:6443");
     CHECK(parse({"--server=https://b", "version"}).kube.server == "https://b");
     CHECK(parse({"--insecure-skip-tls-verify", "version"}).kube.insecure_skip_tls_verify);
+  }
+}
+
+TEST_CASE("cli::client_options: the read limit yields to server APF unless --qps/--burst set it") {
+  std::ostringstream log;
+  SUBCASE("defaults: reads 50/300, lifted under APF; writes 20/40") {
+    const gpuslice::kube::ClientOptions o = gpuslice::cli::client_options(parse({"version"}), log);
+    CHECK(o.read_limit_yields_to_apf);
+    CHECK(o.read_qps == gpuslice::kube::k_default_read_qps);
+    CHECK(o.read_burst == gpuslice::kube::k_default_read_burst);
+    CHECK(o.qps == gpuslice::kube::k_default_qps);
+    CHECK(o.burst == gpuslice::kube::k_default_burst);
+  }
+  SUBCASE("--qps: one limit for reads and writes, kept under APF") {
+    const gpuslice::kube::ClientOptions o = gpuslice::cli::client_options(parse({"--qps", "7", "version"}), log);
+    CHECK_FALSE(o.read_limit_yields_to_apf);
+    CHECK(o.read_qps == 7);
+    CHECK(o.qps == 7);
+    CHECK(o.read_burst == gpuslice::kube::k_default_burst);
+  }
+  SUBCASE("--burst alone also keeps the read limit") {
+    const gpuslice::kube::ClientOptions o = gpuslice::cli::client_options(parse({"version", "--burst", "5"}), log);
+    CHECK_FALSE(o.read_limit_yields_to_apf);
+    CHECK(o.read_burst == 5);
   }
 }
 

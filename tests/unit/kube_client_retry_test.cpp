@@ -54,6 +54,24 @@ void version_ok(httplib::Response& response) {
   response.set_content(R"({"gitVersion":"v1.29.0"})", "application/json");
 }
 
+// A client whose GETs have 2 QPS, burst 2, sending `gets` of them; returns its sleeps.
+std::vector<milliseconds> read_waits(Cluster& cluster, gpuslice::kube::ClientOptions options, int gets) {
+  options.clock = &cluster.clock;
+  options.read_qps = 2;
+  options.read_burst = 2;
+  gpuslice::kube::Client client(cluster.endpoint("admin", fakekube::KubeconfigAuth::token), options);
+  for (int i = 0; i < gets; ++i) {
+    client.server_version();
+  }
+  return cluster.clock.sleeps;
+}
+
+fakekube::Scenario without_priority_and_fairness() {
+  fakekube::Scenario scenario = default_scenario();
+  scenario.priority_and_fairness = false;
+  return scenario;
+}
+
 } // namespace
 
 TEST_CASE("kube::Client retries") {
@@ -138,27 +156,38 @@ TEST_CASE("kube::Client retries") {
 }
 
 TEST_CASE("kube::Client rate limiting") {
-  Cluster cluster;
   gpuslice::kube::ClientOptions options;
-  options.clock = &cluster.clock;
-  SUBCASE("GETs take from the read bucket") {
-    options.read_qps = 2;
-    options.read_burst = 2;
-    gpuslice::kube::Client client(cluster.endpoint("admin", fakekube::KubeconfigAuth::token), options);
-    for (int i = 0; i < 4; ++i) {
-      client.server_version();
-    }
-    CHECK(cluster.clock.sleeps.size() == 2); // the two requests beyond the burst waited
-    CHECK(cluster.clock.sleeps.back() == milliseconds(500));
+  SUBCASE("a server without API Priority and Fairness: GETs take from the read bucket") {
+    Cluster cluster(without_priority_and_fairness());
+    const std::vector<milliseconds> waits = read_waits(cluster, options, 4);
+    CHECK(waits.size() == 2); // the two requests beyond the burst waited
+    CHECK(waits.back() == milliseconds(500));
   }
-  SUBCASE("writes take from their own bucket, which reads do not drain") {
+  SUBCASE("a server enforcing APF: after its first response, GETs no longer wait") {
+    Cluster cluster; // fakekube sends X-Kubernetes-PF-FlowSchema-UID / -PriorityLevel-UID
+    options.log = &cluster.log;
+    options.verbosity = 4;
+    CHECK(read_waits(cluster, options, 6).empty());
+    const std::string log = cluster.log.str();
+    const std::string lifted = "The server enforces API Priority and Fairness: client-side rate limit for GETs lifted";
+    REQUIRE(log.find(lifted) != std::string::npos);
+    CHECK(log.find(lifted) == log.rfind(lifted)); // logged once
+  }
+  SUBCASE("an explicit read limit (--qps/--burst) holds under APF") {
+    Cluster cluster;
+    options.read_limit_yields_to_apf = false;
+    const std::vector<milliseconds> waits = read_waits(cluster, options, 4);
+    CHECK(waits.size() == 2);
+    CHECK(waits.back() == milliseconds(500));
+  }
+  SUBCASE("writes take from their own bucket, which APF does not lift and reads do not drain") {
+    Cluster cluster;
     options.qps = 2;
     options.burst = 2;
+    CHECK(read_waits(cluster, options, 4).empty()); // reads lifted by APF
+    options.clock = &cluster.clock;
     gpuslice::kube::Client client(cluster.endpoint("admin", fakekube::KubeconfigAuth::token), options);
-    for (int i = 0; i < 4; ++i) {
-      client.server_version(); // within the default read burst: no wait
-    }
-    CHECK(cluster.clock.sleeps.empty());
+    client.server_version(); // this client, too, has seen the APF headers
     const gpuslice::kube::ResourceRef configmaps{"", "v1", "configmaps", true};
     for (int i = 0; i < 3; ++i) {
       client.create(configmaps, "default",

@@ -88,7 +88,10 @@ using WatchCallback = std::function<bool(const WatchEvent&)>;
 // GETs have a bucket of their own, at kubectl's discovery limits (50 QPS, burst 300): a
 // diagnosis is a few hundred small reads at cluster scale, and reads cost the server no etcd
 // write or watch fan-out. API Priority and Fairness on the server is what protects it; its
-// 429s are retried with their Retry-After. Writes keep k_default_qps / k_default_burst.
+// 429s are retried with their Retry-After. Once a response shows the server enforces APF
+// (X-Kubernetes-PF-* headers), the read limit is lifted altogether, as SIG API Machinery
+// intends (kubernetes#111880), unless read_limit_yields_to_apf is false. Writes keep
+// k_default_qps / k_default_burst whatever the server does.
 inline constexpr double k_default_read_qps = 50.0;
 inline constexpr int k_default_read_burst = 300;
 
@@ -99,6 +102,7 @@ struct ClientOptions {
   int burst = k_default_burst;
   double read_qps = k_default_read_qps; // GETs: reads, lists, watches, discovery
   int read_burst = k_default_read_burst;
+  bool read_limit_yields_to_apf = true; // false: the read limit holds even under server APF
   int max_parallel = 8;        // parallel(): requests in flight at once
   int max_retries = 10;        // as client-go
   std::chrono::seconds max_retry_after{10}; // a longer Retry-After is capped to this
