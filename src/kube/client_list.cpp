@@ -6,13 +6,15 @@
 #include <gpuslice/kube/api_error.hpp>
 
 #include "kube/client_impl.hpp"
+#include "kube/json_member.hpp"
 
 namespace gpuslice::kube {
 
 namespace {
 
-// metadata.continue of a list page, read without building a DOM of the (large) page.
-std::string continue_token_of(std::string_view body, const std::string& path) {
+// metadata.continue of a list page, found by parsing the whole page: the slow path, kept for
+// the pages the member scan cannot read, so their error is simdjson's.
+std::string continue_token_by_parse(std::string_view body, const std::string& path) {
   simdjson::ondemand::parser parser;
   const simdjson::padded_string padded(body);
   simdjson::ondemand::document doc;
@@ -30,6 +32,25 @@ std::string continue_token_of(std::string_view body, const std::string& path) {
                    200, "InvalidResponse", "not a JSON list", "list", path);
   }
   return std::string(token);
+}
+
+// metadata.continue of a list page. The API server writes the List's metadata before its items,
+// so the member scan reads a few hundred bytes and only the metadata object is parsed; at
+// scenario L the whole-page parse this replaces was ~5 % of live diagnose's CPU (perf), on top
+// of a copy of each page. The rest of the page is the caller's to validate as it reads the items.
+std::string continue_token_of(std::string_view body, const std::string& path) {
+  const MemberScan metadata = find_top_level_member(body, "metadata");
+  if (metadata.outcome == MemberScan::Outcome::found) {
+    simdjson::ondemand::parser parser;
+    const simdjson::padded_string padded(metadata.value);
+    simdjson::ondemand::document doc;
+    std::string_view token;
+    simdjson::error_code error = parser.iterate(padded).get(doc);
+    if (!error) error = doc.find_field_unordered("continue").get_string().get(token);
+    if (error == simdjson::NO_SUCH_FIELD) return {};
+    if (!error) return std::string(token);
+  }
+  return continue_token_by_parse(body, path);
 }
 
 Query list_query(const ListOptions& options, std::int64_t limit, const std::string& continue_token) {

@@ -50,7 +50,8 @@ ApiResponse get_object(const ApiState& state, const ApiRequest& request, const T
 ApiResponse list_objects(const ApiState& state, const ApiRequest& request, const Target& target) {
   const ListQuery query = parse_list_query(state, request, target);
   const ListPage page = collect_page(state, target, query);
-  nlohmann::json metadata = {{"resourceVersion", std::to_string(page.resource_version)}};
+  // ListMeta's field order, as the API server writes it (resourceVersion, continue, remainingItemCount).
+  nlohmann::ordered_json metadata = {{"resourceVersion", std::to_string(page.resource_version)}};
   if (!page.next_start.empty()) {
     metadata["continue"] =
         encode_continue({static_cast<std::int64_t>(page.resource_version), page.next_start});
@@ -66,9 +67,12 @@ ApiResponse list_objects(const ApiState& state, const ApiRequest& request, const
     return json_response(200,
                          render_table(*target.info, objects, metadata, request).dump());
   }
-  // Built by hand so that 150,000 stored objects are copied as bytes, never parsed.
-  std::string body = "{\"apiVersion\":" + nlohmann::json(target.info->api_version()).dump() +
-                     ",\"items\":[";
+  // Built by hand so that 150,000 stored objects are copied as bytes, never parsed. The keys in
+  // the API server's order (a List's Go struct: TypeMeta, ListMeta, Items), so the metadata and
+  // its continue token come before the items, as clients reading the token early rely on.
+  std::string body = "{\"kind\":" + nlohmann::json(target.info->kind + "List").dump() +
+                     ",\"apiVersion\":" + nlohmann::json(target.info->api_version()).dump() +
+                     ",\"metadata\":" + metadata.dump() + ",\"items\":[";
   bool first = true;
   for (const StoredObject* stored : page.items) {
     if (!first) {
@@ -77,8 +81,7 @@ ApiResponse list_objects(const ApiState& state, const ApiRequest& request, const
     body += *stored->bytes;
     first = false;
   }
-  body += "],\"kind\":" + nlohmann::json(target.info->kind + "List").dump() +
-          ",\"metadata\":" + metadata.dump() + "}";
+  body += "]}";
   return json_response(200, std::move(body));
 }
 
