@@ -7,11 +7,13 @@
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
-#include <yaml-cpp/yaml.h>
 #include <zlib.h>
 
 #include <gpuslice/collect.hpp>
+#include <gpuslice/error.hpp>
 #include <gpuslice/model/json_fields.hpp>
+
+#include "yaml_json.hpp"
 
 namespace gpuslice::collect {
 namespace {
@@ -73,22 +75,29 @@ std::optional<std::string> gunzip(std::string_view data) {
   return out;
 }
 
+// A manifest's plain `name: 123` is text to Helm; the typed JSON made it a number.
+std::string scalar_text(const nlohmann::json& value) {
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_number() || value.is_boolean()) return value.dump();
+  return "";
+}
+
 // Kind, namespace and name of each document of the rendered manifest.
 std::vector<model::ManifestObject> manifest_objects(const std::string& manifest) {
   std::vector<model::ManifestObject> objects;
   try {
-    for (const YAML::Node& document : YAML::LoadAll(manifest)) {
-      if (!document.IsMap() || !document["kind"] || !document["metadata"]) continue;
-      const YAML::Node metadata = document["metadata"];
+    for (const nlohmann::json& document : parse_yaml_documents(manifest, "manifest")) {
+      if (!document.is_object() || !document.contains("kind") || !document.contains("metadata")) continue;
+      const nlohmann::json& metadata = document["metadata"];
       model::ManifestObject object;
-      object.kind = document["kind"].as<std::string>("");
-      if (metadata.IsMap()) {
-        object.name = metadata["name"] ? metadata["name"].as<std::string>("") : "";
-        object.ns = metadata["namespace"] ? metadata["namespace"].as<std::string>("") : "";
+      object.kind = scalar_text(document["kind"]);
+      if (metadata.is_object()) {
+        object.name = scalar_text(metadata.value("name", nlohmann::json()));
+        object.ns = scalar_text(metadata.value("namespace", nlohmann::json()));
       }
       objects.push_back(std::move(object));
     }
-  } catch (const YAML::Exception&) {
+  } catch (const UsageError&) {
     // A manifest Helm itself rendered should parse; if not, the summary stands without it.
   }
   return objects;
