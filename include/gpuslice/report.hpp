@@ -3,6 +3,7 @@
 // cli/ writes them out, so every renderer is testable without a terminal.
 #pragma once
 
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -70,6 +71,9 @@ std::string render_diagnosis_table(const diagnose::Diagnosis& diagnosis, const C
 // Diagnosis in any format: table, JSON (two-space indent), or YAML. Ends with a newline.
 std::string render_diagnosis(const diagnose::Diagnosis& diagnosis, const ClusterInfo& cluster,
                              Format format, const Style& style);
+// The same, written to `out`; JSON is streamed as it is produced, never held whole.
+void print_diagnosis(std::ostream& out, const diagnose::Diagnosis& diagnosis, const ClusterInfo& cluster,
+                     Format format, const Style& style);
 
 // Cluster-wide sums over the GPU node inventory.
 struct GpuTotals {

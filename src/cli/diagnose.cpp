@@ -36,8 +36,7 @@ ExitCode run_diagnose(const DiagnoseOptions& options, const GlobalFlags& global,
   if (valid.document) {
     env.out << report::render_diagnosis_document(diagnosis, cluster, *valid.document);
   } else {
-    env.out << report::render_diagnosis(diagnosis, cluster, valid.format,
-                                        output_style(env, global.no_color));
+    report::print_diagnosis(env.out, diagnosis, cluster, valid.format, output_style(env, global.no_color));
   }
   return exit_code_for(diagnosis, valid.fail_on);
 }

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The Diagnosis JSON contract (DESIGN §4.3). Keys and shapes are public: scripts read them.
+#include <ostream>
+
 #include <nlohmann/json.hpp>
 
 #include <gpuslice/report.hpp>
@@ -170,6 +172,23 @@ std::string diagnosis_json_text(const Diagnosis& diagnosis, const ClusterInfo& c
   }
 }
 
+// -o json streamed to `sink` as it is written (the text of a live read at L is ~5 MB, which
+// held whole, and then copied with its newline, was the last 11 MB of diagnose's peak RSS).
+// Checked for UTF-8 first, so bad text gives the tree's error before any byte is written.
+void stream_diagnosis_json(std::ostream& sink, const Diagnosis& diagnosis, const ClusterInfo& cluster) {
+  try {
+    JsonUtf8Check check;
+    write_diagnosis(check, diagnosis, cluster);
+  } catch (const InvalidUtf8&) {
+    sink << diagnosis_to_json(diagnosis, cluster).dump(2) << '\n';
+    return;
+  }
+  JsonTextWriter out(sink);
+  write_diagnosis(out, diagnosis, cluster);
+  out.flush();
+  sink << '\n';
+}
+
 } // namespace
 
 nlohmann::ordered_json diagnosis_to_json(const Diagnosis& diagnosis, const ClusterInfo& cluster) {
@@ -193,6 +212,12 @@ std::string render_diagnosis(const Diagnosis& diagnosis, const ClusterInfo& clus
   case Format::table: break;
   }
   return render_diagnosis_table(diagnosis, cluster, style);
+}
+
+void print_diagnosis(std::ostream& out, const Diagnosis& diagnosis, const ClusterInfo& cluster, Format format,
+                     const Style& style) {
+  if (format == Format::json) return stream_diagnosis_json(out, diagnosis, cluster);
+  out << render_diagnosis(diagnosis, cluster, format, style);
 }
 
 } // namespace gpuslice::report

@@ -10,8 +10,11 @@ namespace gpuslice::report {
 
 namespace {
 
-// Whether text is UTF-8 as nlohmann's decoder accepts it (RFC 3629: no overlong forms, no
-// surrogates, nothing above U+10FFFF).
+// Held text is handed to the sink in pieces about this size.
+constexpr std::size_t k_chunk = 64 * 1024;
+
+} // namespace
+
 bool valid_utf8(std::string_view text) {
   const auto* p = reinterpret_cast<const unsigned char*>(text.data());
   const unsigned char* end = p + text.size();
@@ -47,7 +50,11 @@ bool valid_utf8(std::string_view text) {
   return true;
 }
 
-} // namespace
+void JsonTextWriter::flush() {
+  if (!m_sink || m_out.empty()) return;
+  m_sink->write(m_out.data(), static_cast<std::streamsize>(m_out.size()));
+  m_out.clear();
+}
 
 void JsonTextWriter::newline_indent() {
   m_out += '\n';
@@ -75,6 +82,7 @@ void JsonTextWriter::close(char bracket) {
   m_has_member.pop_back();
   if (had_member) newline_indent();
   m_out += bracket;
+  if (m_out.size() >= k_chunk) flush();
 }
 
 void JsonTextWriter::key(std::string_view name) {

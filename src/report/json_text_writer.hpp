@@ -4,6 +4,7 @@
 // the callers that want the tree (YAML, fleet), from the same producer.
 #pragma once
 
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,10 @@ struct InvalidUtf8 {};
 // before each member of an object, values directly in arrays.
 class JsonTextWriter {
 public:
+  JsonTextWriter() = default;
+  // Text beyond a chunk goes to `sink` as it is written, so a large document is never held
+  // whole; take() then returns what is left.
+  explicit JsonTextWriter(std::ostream& sink) : m_sink(&sink) {}
   void begin_object() { open('{'); }
   void end_object() { close('}'); }
   void begin_array() { open('['); }
@@ -31,6 +36,8 @@ public:
   void strings(const std::vector<std::string>& items);
   // The text so far (the whole value once the outermost container is closed).
   std::string take() { return std::move(m_out); }
+  // Writes what is held to the sink.
+  void flush();
 
 private:
   void open(char bracket);
@@ -40,9 +47,36 @@ private:
   void quoted(std::string_view text);
 
   std::string m_out;
+  std::ostream* m_sink = nullptr;
   // Per open container: whether it has a member yet (an empty one prints as {} or []).
   std::vector<bool> m_has_member;
   bool m_after_key = false;
+};
+
+// Whether text is UTF-8 as nlohmann's decoder accepts it (RFC 3629: no overlong forms, no
+// surrogates, nothing above U+10FFFF).
+bool valid_utf8(std::string_view text);
+
+// The same calls writing nothing: throws InvalidUtf8 where JsonTextWriter would, so a caller
+// can know before it streams a single byte.
+class JsonUtf8Check {
+public:
+  void begin_object() {}
+  void end_object() {}
+  void begin_array() {}
+  void end_array() {}
+  void key(std::string_view name) { check(name); }
+  void string(std::string_view text) { check(text); }
+  void integer(long long) {}
+  void boolean(bool) {}
+  void strings(const std::vector<std::string>& items) {
+    for (const std::string& item : items) check(item);
+  }
+
+private:
+  static void check(std::string_view text) {
+    if (!valid_utf8(text)) throw InvalidUtf8{};
+  }
 };
 
 // The same calls building an nlohmann::ordered_json tree.

@@ -2,6 +2,13 @@
 // The streaming JSON writer against nlohmann's dump(2) of the same tree, which it replaces
 // for -o json and must match byte for byte.
 #include <doctest/doctest.h>
+
+#include <algorithm>
+#include <ostream>
+#include <streambuf>
+#include <string>
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 #include <gpuslice/report.hpp>
@@ -110,4 +117,63 @@ TEST_CASE("report::render_diagnosis -o json: the streamed text is the tree's dum
 
   d.notes = {"not UTF-8: \xFF"};
   CHECK_THROWS_AS(report::render_diagnosis(d, cluster, report::Format::json, report::Style{}), nlohmann::json::type_error);
+}
+
+namespace {
+
+// Records each piece written to it.
+class PieceLog : public std::streambuf {
+public:
+  std::string text;
+  std::vector<std::size_t> pieces;
+
+protected:
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    text.append(s, static_cast<std::size_t>(n));
+    pieces.push_back(static_cast<std::size_t>(n));
+    return n;
+  }
+  int overflow(int c) override {
+    if (c != traits_type::eof()) xsputn(std::string(1, static_cast<char>(c)).data(), 1);
+    return c;
+  }
+};
+
+} // namespace
+
+TEST_CASE("report::print_diagnosis -o json streams the text in pieces, never holding it whole") {
+  diagnose::Diagnosis d;
+  for (int i = 0; i < 3000; ++i) {
+    diagnose::PendingPod p;
+    p.ns = "ml";
+    p.name = "trainer-" + std::to_string(i);
+    p.scheduler.source = "event";
+    p.scheduler.message = "0/5000 nodes are available: 500 Insufficient nvidia.com/gpu, 4500 node(s) didn't match.";
+    d.pending_pods.push_back(p);
+  }
+  const report::ClusterInfo cluster{"ctx", "https://example:6443"};
+  const std::string whole = report::render_diagnosis(d, cluster, report::Format::json, report::Style{});
+  REQUIRE(whole.size() > 500'000);
+
+  PieceLog log;
+  std::ostream out(&log);
+  report::print_diagnosis(out, d, cluster, report::Format::json, report::Style{});
+  CHECK(log.text == whole);
+  CHECK(log.pieces.size() > 10);
+  CHECK(*std::max_element(log.pieces.begin(), log.pieces.end()) < 80 * 1024);
+
+  SUBCASE("text that is not UTF-8: the tree's error, and not a byte written") {
+    d.pending_pods[2999].name = "bad\xFF";
+    PieceLog bad;
+    std::ostream bad_out(&bad);
+    CHECK_THROWS_AS(report::print_diagnosis(bad_out, d, cluster, report::Format::json, report::Style{}),
+                    nlohmann::json::type_error);
+    CHECK(bad.text.empty());
+  }
+  SUBCASE("other formats print what render_diagnosis returns") {
+    PieceLog table;
+    std::ostream table_out(&table);
+    report::print_diagnosis(table_out, d, cluster, report::Format::table, report::Style{});
+    CHECK(table.text == report::render_diagnosis(d, cluster, report::Format::table, report::Style{}));
+  }
 }
