@@ -1,13 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // get / create / update / patch / delete, URL paths, and parallel().
-#include <atomic>
-#include <exception>
-#include <thread>
-
 #include <fmt/format.h>
 
 #include <gpuslice/error.hpp>
 #include <gpuslice/kube/api_error.hpp>
+#include <gpuslice/kube/task_queue.hpp>
 
 #include "kube/client_impl.hpp"
 
@@ -134,31 +131,16 @@ nlohmann::json Client::remove(const ObjectRef& ref, const DeleteOptions& options
 }
 
 void Client::parallel(const std::vector<std::function<void()>>& tasks) {
-  std::vector<std::exception_ptr> failures(tasks.size());
-  std::atomic<std::size_t> next{0};
-  auto worker = [&] {
-    for (std::size_t i = next++; i < tasks.size(); i = next++) {
-      try {
-        tasks[i]();
-      } catch (...) {
-        failures[i] = std::current_exception();
-      }
-    }
-  };
-  const std::size_t workers =
-      std::min<std::size_t>(tasks.size(), static_cast<std::size_t>(std::max(1, m_impl->options.max_parallel)));
-  std::vector<std::thread> threads;
-  for (std::size_t i = 0; i < workers; ++i) {
-    threads.emplace_back(worker);
-  }
-  for (std::thread& thread : threads) {
-    thread.join();
-  }
-  for (const std::exception_ptr& failure : failures) {
-    if (failure) {
-      std::rethrow_exception(failure);
-    }
-  }
+  run_task_queue(
+      m_impl->options.max_parallel,
+      [&tasks](TaskQueue& queue) {
+        for (const std::function<void()>& task : tasks) queue.submit(task);
+      },
+      OnFailure::finish_all);
+}
+
+void Client::run_queue(const std::function<void(TaskQueue&)>& seed) {
+  run_task_queue(m_impl->options.max_parallel, seed, OnFailure::stop);
 }
 
 } // namespace gpuslice::kube

@@ -16,6 +16,7 @@
 
 #include <gpuslice/kube/config.hpp>
 #include <gpuslice/kube/seams.hpp>
+#include <gpuslice/kube/task_queue.hpp>
 
 namespace gpuslice::kube {
 
@@ -157,6 +158,10 @@ public:
   // Runs tasks with at most options.max_parallel at once; waits for all; rethrows the first
   // failure (by task order) after every task has finished.
   void parallel(const std::vector<std::function<void()>>& tasks);
+  // Runs the tasks `seed` submits and those they submit in turn (a read queued the moment the
+  // read it depends on is in), at most options.max_parallel at once; see run_task_queue. After
+  // a failure no queued task starts; the first failure by submission order is rethrown.
+  void run_queue(const std::function<void(TaskQueue&)>& seed);
 
   struct Impl;
 
