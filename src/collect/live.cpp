@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// collect(): the live query plan in two rounds of parallel reads. Round one reads what needs
-// no other answer (nodes, pending pods, DaemonSets, workloads, the ClusterPolicy); round two
-// reads what round one points at (pods on the GPU nodes, events about the pending GPU pods,
-// the ConfigMaps and Helm releases of the GPU DaemonSets, the autoscaler's status).
+// collect(): the live query plan as parallel reads on one queue. First the reads that need no
+// other answer (nodes, pending pods, DaemonSets, workloads, the ClusterPolicy); each read that
+// needs some of those is queued the moment they are in, while the rest still page: the pods on
+// the GPU nodes once the node list is read, the events about GPU nodes and pending GPU pods once
+// both lists are, and the ConfigMaps and Helm releases of the GPU add-ons (and the autoscaler's
+// status) once the DaemonSets, Deployments and ClusterPolicy are.
 #include <algorithm>
-#include <deque>
 #include <functional>
 #include <optional>
 #include <set>
@@ -18,6 +19,7 @@
 
 #include "collect/live_assemble.hpp"
 #include "collect/live_reader.hpp"
+#include "collect/live_tasks.hpp"
 #include "collect/page_items.hpp"
 #include "collect/query_plan.hpp"
 #include "collect/recognise.hpp"
@@ -41,22 +43,20 @@ auto decode_workload(std::string_view kind) {
   return [kind](Item item) { return model::decode::workload(item, kind); };
 }
 
-// Tasks for Client::parallel, each filling its own Snapshot so no two threads share one.
-class Round {
-public:
-  void add(std::function<void(Snapshot&)> task) {
-    Snapshot& part = m_parts.emplace_back();
-    m_tasks.push_back([task = std::move(task), &part] { task(part); });
-  }
-  void run(kube::Client& client, std::vector<Snapshot>& into) {
-    client.parallel(m_tasks);
-    for (Snapshot& part : m_parts) into.push_back(std::move(part));
-  }
+// The plan's stages, in the order their parts are assembled (as the rounds were before reads
+// overlapped: an object read twice keeps its first stage's copy).
+namespace stage {
+enum : int { first, pods_on_gpu_nodes, events, addon_configs };
+}
 
-private:
-  std::deque<Snapshot> m_parts; // a deque keeps the references the tasks hold valid
-  std::vector<std::function<void()>> m_tasks;
-};
+// The distinct node names: a node listed twice counts once, as assemble() keeps it once.
+std::size_t distinct_nodes(const std::vector<model::Node>& nodes) {
+  std::vector<std::string_view> names;
+  names.reserve(nodes.size());
+  for (const model::Node& node : nodes) names.push_back(node.name());
+  std::sort(names.begin(), names.end());
+  return static_cast<std::size_t>(std::unique(names.begin(), names.end()) - names.begin());
+}
 
 // The cluster-autoscaler writes its status to <its namespace>/cluster-autoscaler-status unless
 // --status-config-map-name says otherwise.
@@ -78,13 +78,12 @@ public:
   LiveCollection(kube::Client& client, const Scope& scope) : m_client(client), m_scope(scope), m_reader(client, scope.page_size, scope.on_page) {}
 
   Snapshot run() {
-    std::vector<Snapshot> parts;
-    first_round().run(m_client, parts);
-    Snapshot found = assemble(parts);
-    std::vector<Snapshot> more;
-    second_round(found).run(m_client, more);
-    more.insert(more.begin(), std::move(found));
-    Snapshot snapshot = assemble(more);
+    m_client.run_queue([this](kube::TaskQueue& queue) {
+      m_parts.start(queue);
+      add_first_reads();
+    });
+    std::vector<Snapshot> parts = m_parts.take();
+    Snapshot snapshot = assemble(parts);
     snapshot.meta.context = m_client.endpoint().context_name;
     snapshot.meta.server = m_client.endpoint().server;
     snapshot.meta.collected_at = now_rfc3339();
@@ -121,16 +120,27 @@ private:
         [&] { records.clear(); });
   }
 
-  Round first_round() {
-    Round round;
+  // The reads that need no other answer; each passes the gates of the reads that need it.
+  void add_first_reads() {
     // Every node: the scheduler's "0/N nodes" counts them all, and selectors are judged against them.
-    round.add([this](Snapshot& part) { list_into(part.nodes, k_nodes, {}, model::decode::node<Item>, k_keep_all); });
-    round.add([this](Snapshot& part) {
+    m_events_gate.expect();
+    m_parts.add(stage::first, [this](Snapshot& part) {
+      list_into(part.nodes, k_nodes, {}, model::decode::node<Item>, k_keep_all);
+      for (const model::Node& node : part.nodes)
+        if (model::is_gpu_node(node)) m_gpu_nodes.insert(node.name());
+      // Events first: their lists page one after another, the per-node lists side by side.
+      m_events_gate.pass();
+      add_pods_on_gpu_nodes(distinct_nodes(part.nodes));
+    });
+    m_events_gate.expect();
+    m_parts.add(stage::first, [this](Snapshot& part) {
       list_into(part.pods, k_pods, in_scope(std::string(k_pending_pods_selector)), model::decode::pod<Item>,
                 [](const model::Pod& pod) { return requests_gpu(pod.spec); });
+      for (const model::Pod& pod : part.pods) m_pending_gpu_pods.emplace(pod.meta.ns, pod.meta.name);
+      m_events_gate.pass();
     });
     // Add-ons live in their own namespaces whatever the scope: one list of all DaemonSets.
-    round.add([this](Snapshot& part) {
+    m_addons.push_back(&add_addon_source([this](Snapshot& part) {
       std::vector<nlohmann::json> kept = m_reader.list(k_daemonsets, {}, [](const nlohmann::json& ds) {
         return recognise_daemonset(model::daemonset_from_json(ds)) != GpuComponent::none;
       });
@@ -138,46 +148,60 @@ private:
         for (std::string& name : configmaps_used(ds))
           m_daemonset_configmaps.emplace(string_at(object_at(ds, "metadata"), "namespace"), std::move(name));
       merge_items(part, "DaemonSet", std::move(kept));
-    });
+    }));
     auto gpu_workload = [](const model::Workload& w) { return requests_gpu(w.pod_template.spec); };
-    round.add([this, gpu_workload](Snapshot& part) {
+    m_addons.push_back(&add_addon_source([this, gpu_workload](Snapshot& part) {
       list_into(part.deployments, k_deployments, in_scope(), decode_workload("Deployment"),
                 [gpu_workload](const model::Workload& d) { return gpu_workload(d) || is_cluster_autoscaler(d); });
-    });
-    round.add([this, gpu_workload](Snapshot& part) {
+    }));
+    m_parts.add(stage::first, [this, gpu_workload](Snapshot& part) {
       list_into(part.statefulsets, k_statefulsets, in_scope(), decode_workload("StatefulSet"), gpu_workload);
     });
     // The autoscaler runs in kube-system; a namespaced scope elsewhere would not see it.
     if (!m_scope.namespace_name.empty() && m_scope.namespace_name != "kube-system") {
-      round.add([this](Snapshot& part) {
+      m_addons.push_back(&add_addon_source([this](Snapshot& part) {
         kube::ListOptions options;
         options.namespace_name = "kube-system";
         list_into(part.deployments, k_deployments, options, decode_workload("Deployment"),
                   [](const model::Workload& d) { return is_cluster_autoscaler(d); });
-      });
+      }));
     }
     // Discovery first: without the CRD the list would be a 404 we could not tell from a typo.
-    round.add([this](Snapshot& part) {
+    m_addons.push_back(&add_addon_source([this](Snapshot& part) {
       if (m_reader.served(std::string(k_nvidia_group_path)))
         list_into(part.cluster_policies, k_cluster_policies, {}, model::decode::cluster_policy<Item>, k_keep_all);
-    });
-    return round;
+    }));
   }
 
-  Round second_round(const Snapshot& found) {
-    Round round;
-    for (const model::Node& node : found.nodes)
-      if (model::is_gpu_node(node)) m_gpu_nodes.insert(node.name());
-    for (const model::Pod& pod : found.pods) m_pending_gpu_pods.emplace(pod.meta.ns, pod.meta.name);
+  // A first read that the add-ons' ConfigMaps and Helm releases wait for.
+  Snapshot& add_addon_source(std::function<void(Snapshot&)> read) {
+    m_addons_gate.expect();
+    return m_parts.add(stage::first, [this, read = std::move(read)](Snapshot& part) {
+      read(part);
+      m_addons_gate.pass();
+    });
+  }
 
-    add_pods_on_gpu_nodes(round, found.nodes.size());
+  void add_events() {
     for (std::string_view reason : k_event_reasons) {
-      round.add([this, reason](Snapshot& part) {
+      m_parts.add(stage::events, [this, reason](Snapshot& part) {
         list_into(part.events, k_events, in_scope(event_reason_selector(reason)), model::decode::event<Item>,
                   [this](const model::Event& e) { return about_gpu(e); });
       });
     }
+  }
 
+  // Once the DaemonSets, Deployments and ClusterPolicy are read: what they point at.
+  void add_addon_configs() {
+    std::vector<Snapshot> sources;
+    for (const Snapshot* part : m_addons) {
+      Snapshot& copy = sources.emplace_back();
+      copy.daemonsets = part->daemonsets;
+      copy.deployments = part->deployments;
+      copy.cluster_policies = part->cluster_policies;
+    }
+    m_addon_sources = assemble(sources); // sorted as a whole snapshot is: the first autoscaler wins
+    const Snapshot& found = m_addon_sources;
     std::set<NamespacedName> configmaps = m_daemonset_configmaps;
     std::set<std::string> helm_namespaces;
     for (const model::DaemonSet& ds : found.daemonsets) helm_namespaces.insert(ds.meta.ns);
@@ -187,26 +211,25 @@ private:
       if (!policy.config_name.empty()) configmaps.emplace(policy.operator_namespace, policy.config_name);
     }
     for (const NamespacedName& ref : configmaps) {
-      round.add([this, ref](Snapshot& part) { read_configmap(part, ref); });
+      m_parts.add(stage::addon_configs, [this, ref](Snapshot& part) { read_configmap(part, ref); });
     }
     const NamespacedName status = autoscaler_status_ref(found.deployments);
     if (!configmaps.contains(status)) {
-      round.add([this, status](Snapshot& part) { read_configmap(part, status); });
+      m_parts.add(stage::addon_configs, [this, status](Snapshot& part) { read_configmap(part, status); });
     }
     for (const std::string& ns : helm_namespaces)
-      round.add([this, ns, &found](Snapshot& part) { read_helm_releases(part, ns, found.daemonsets); });
-    return round;
+      m_parts.add(stage::addon_configs, [this, ns](Snapshot& part) { read_helm_releases(part, ns, m_addon_sources.daemonsets); });
   }
 
   // See choose_pod_listing for the rule. Either way every namespace is read: all pods on a
   // node share its GPUs, whatever the scope.
-  void add_pods_on_gpu_nodes(Round& round, std::size_t all_nodes) {
+  void add_pods_on_gpu_nodes(std::size_t all_nodes) {
     switch (choose_pod_listing(m_gpu_nodes.size(), all_nodes)) {
     case PodListing::none:
       return;
     case PodListing::per_node:
       for (const std::string& node : m_gpu_nodes) {
-        round.add([this, node](Snapshot& part) {
+        m_parts.add(stage::pods_on_gpu_nodes, [this, node](Snapshot& part) {
           kube::ListOptions options;
           options.field_selector = pods_on_node_selector(node);
           options.resource_version = std::string(k_per_node_resource_version);
@@ -215,7 +238,7 @@ private:
       }
       return;
     case PodListing::cluster_wide:
-      round.add([this](Snapshot& part) {
+      m_parts.add(stage::pods_on_gpu_nodes, [this](Snapshot& part) {
         kube::ListOptions options;
         options.field_selector = std::string(k_unfinished_pods_selector);
         // Nine pods in ten are on other nodes: judged from the raw JSON, never parsed.
@@ -270,9 +293,16 @@ private:
   kube::Client& m_client;
   const Scope& m_scope;
   LiveReader m_reader;
-  std::set<NamespacedName> m_daemonset_configmaps; // written by one round-one task only
-  std::set<std::string> m_gpu_nodes;               // set between the rounds, then only read
-  std::set<NamespacedName> m_pending_gpu_pods;
+  LiveParts m_parts;
+  // Each written by one read, before it passes the gates (or queues the reads) that read it;
+  // never changed after.
+  std::set<std::string> m_gpu_nodes;               // the node list's
+  std::set<NamespacedName> m_pending_gpu_pods;     // the pending pod list's
+  std::set<NamespacedName> m_daemonset_configmaps; // the DaemonSet list's
+  Gate m_events_gate{[this] { add_events(); }};    // nodes and pending pods: what events are about
+  std::vector<const Snapshot*> m_addons;           // the parts the add-ons' configs are found from
+  Gate m_addons_gate{[this] { add_addon_configs(); }};
+  Snapshot m_addon_sources; // their DaemonSets, Deployments and ClusterPolicy, assembled once all are in
 };
 
 } // namespace
