@@ -15,6 +15,10 @@ namespace gpuslice::kube {
 
 namespace {
 
+// Refreshes of the credential one request may make after 401s (each must yield a different
+// credential; a real rejection stops at the first refresh that yields the same one).
+constexpr int k_refreshes_per_request = 3;
+
 const char* reason_phrase(int code) {
   switch (code) {
   case 200: return "OK";
@@ -151,7 +155,7 @@ std::string Client::Impl::url_for(const RestRequest& request) const {
 
 HttpResponse Client::Impl::execute(const RestRequest& request) {
   const std::string url = url_for(request);
-  bool refreshed_after_401 = false;
+  int own_refreshes = 0;
   for (int attempt = 0;; ++attempt) {
     const std::chrono::milliseconds throttled = (request.method == "GET" ? read_limiter : limiter).acquire();
     if (throttled.count() > 50 && log.enabled(3)) {
@@ -235,9 +239,16 @@ HttpResponse Client::Impl::execute(const RestRequest& request) {
     if (response.status >= 200 && response.status < 300) {
       return response;
     }
-    if (response.status == 401 && !refreshed_after_401 && credentials.refresh_after_unauthorized(auth)) {
-      refreshed_after_401 = true; // a refreshed credential earns exactly one more try
-      continue;
+    // A 401 earns a retry with a different credential: always when another request has
+    // already refreshed it, and after refreshing it here at most k_refreshes_per_request times.
+    // With 8 requests in flight a short-lived token can be used up by the others between this
+    // request's refresh and its retry; one refresh per request then failed now and again.
+    if (response.status == 401 && attempt < options.max_retries) {
+      const bool replaced = credentials.replaced_since(auth);
+      if ((replaced || own_refreshes < k_refreshes_per_request) && credentials.refresh_after_unauthorized(auth)) {
+        if (!replaced) ++own_refreshes;
+        continue;
+      }
     }
     const std::optional<int> retry_after = retry_after_seconds(response);
     if ((response.status == 429 || response.status >= 500) && retry_after && attempt < options.max_retries) {

@@ -126,6 +126,11 @@ bool CredentialProvider::refresh_after_unauthorized(const AuthSnapshot& used) {
   return fresh.authorization != used.authorization || fresh.client_certificate_pem != used.client_certificate_pem;
 }
 
+bool CredentialProvider::replaced_since(const AuthSnapshot& used) const {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  return used.generation != m_generation;
+}
+
 int CredentialProvider::exec_runs() const {
   std::lock_guard<std::mutex> lock(m_mutex);
   return m_exec_runs;

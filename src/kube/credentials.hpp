@@ -36,6 +36,9 @@ public:
   // plugin) and return true when there is now a different credential worth one retry.
   bool refresh_after_unauthorized(const AuthSnapshot& used);
 
+  // Whether another request has refreshed the credential since `used` was taken.
+  bool replaced_since(const AuthSnapshot& used) const;
+
   // How many times the exec plugin ran (tests assert caching).
   int exec_runs() const;
 
