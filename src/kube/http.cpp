@@ -281,7 +281,9 @@ HttpTransport::HttpTransport(TlsSettings tls) : m_impl(std::make_unique<Impl>())
     static_cast<Impl*>(user)->share_locks[static_cast<std::size_t>(data)].unlock();
   });
   curl_share_setopt(m_impl->share, CURLSHOPT_USERDATA, m_impl.get());
-  curl_share_setopt(m_impl->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT);
+  // Only the DNS cache is shared. libcurl does not support sharing the connection cache
+  // (CURL_LOCK_DATA_CONNECT) between concurrent threads (CURLSHOPT_SHARE(3)), and the 8 list
+  // threads did; each pooled handle keeps its own connection instead.
   curl_share_setopt(m_impl->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
 }
 
