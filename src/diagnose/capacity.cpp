@@ -2,7 +2,7 @@
 #include "capacity.hpp"
 
 #include <algorithm>
-#include <map>
+#include <vector>
 
 namespace gpuslice::diagnose {
 
@@ -40,20 +40,23 @@ int recommended_replicas(const Context& ctx) {
 }
 
 int pods_that_fit(const Context& ctx, int replicas) {
-  std::map<std::string, long long, std::less<>> free;
-  for (const GpuNode& n : ctx.gpu_nodes) {
+  // GPU units free on each node that takes pods, by gpu_nodes position (-1: takes none).
+  std::vector<long long> free(ctx.gpu_nodes.size(), -1);
+  for (std::size_t i = 0; i < ctx.gpu_nodes.size(); ++i) {
+    const GpuNode& n = ctx.gpu_nodes[i];
     if (can_take_pods(n)) {
-      free[n.node->name()] = std::max(0LL, static_cast<long long>(n.gpus.physical) * replicas - n.inventory.requested);
+      free[i] = std::max(0LL, static_cast<long long>(n.gpus.physical) * replicas - n.inventory.requested);
     }
   }
   int placed = 0;
   for (const PendingGpuPod& p : ctx.pending) {
     if (model::gpu_resource_kind(p.view.resource) == model::GpuResourceKind::mig) continue;
-    for (const GpuNode& n : ctx.gpu_nodes) {
-      auto it = free.find(n.node->name());
-      if (it == free.end() || it->second < p.view.gpu_request) continue;
-      if (!selector_admits(p.pod->spec, *n.node) || !blocking_taints(p.pod->spec, *n.node).empty()) continue;
-      it->second -= p.view.gpu_request;
+    // First fit in name order over the nodes the pod's selector admits and whose taints it tolerates.
+    const Placement& placement = ctx.placement(p);
+    for (std::size_t k = 0; k < placement.admitted.size(); ++k) {
+      long long& units = free[static_cast<std::size_t>(placement.admitted[k] - ctx.gpu_nodes.data())];
+      if (units < 0 || units < p.view.gpu_request || !placement.blocking[k].empty()) continue;
+      units -= p.view.gpu_request;
       ++placed;
       break;
     }

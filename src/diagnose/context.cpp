@@ -171,7 +171,7 @@ const model::Workload* Context::owner_workload(const model::Pod& pod) const {
 }
 
 Context make_context(const Snapshot& snapshot, const AnalyzeOptions& options) {
-  Context ctx{snapshot, options, {}, {}, {}, {}, {}, false, {}};
+  Context ctx{snapshot, options, {}, {}, {}, {}, {}, {}, false, {}};
   std::map<std::string, long long, std::less<>> requested;  // GPU units per node name
   for (const model::Pod& pod : snapshot.pods) {
     if (!pod.spec.node_name.empty() && pod.phase != "Succeeded" && pod.phase != "Failed") {
@@ -207,6 +207,7 @@ Context make_context(const Snapshot& snapshot, const AnalyzeOptions& options) {
   std::sort(ctx.pending.begin(), ctx.pending.end(), [](const PendingGpuPod& a, const PendingGpuPod& b) {
     return std::tie(a.view.ns, a.view.name) < std::tie(b.view.ns, b.view.name);
   });
+  place_pending(ctx);
 
   for (const model::DaemonSet& ds : snapshot.daemonsets) {
     const std::optional<AddonKind> kind = addon_kind(ds);

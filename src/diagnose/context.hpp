@@ -25,6 +25,15 @@ struct GpuNode {
 struct PendingGpuPod {
   const model::Pod* pod = nullptr;
   PendingPod view;
+  std::size_t placement = 0;  // Context::placements position
+};
+
+// The GPU nodes a pending pod's nodeSelector and required affinity admit (in gpu_nodes order),
+// and for each the taints that block it. Pods with the same selector, affinity, tolerations
+// and GPU resource share one.
+struct Placement {
+  std::vector<const GpuNode*> admitted;
+  std::vector<std::vector<model::Taint>> blocking;  // blocking[i]: admitted[i]'s untolerated taints
 };
 
 enum class AddonKind { device_plugin, feature_discovery, dcgm_exporter, mps_daemon };
@@ -50,6 +59,7 @@ struct Context {
   AnalyzeOptions options;
   std::vector<GpuNode> gpu_nodes;
   std::vector<PendingGpuPod> pending;
+  std::vector<Placement> placements;  // of the pending pods
   std::vector<const model::Pod*> bound_pods;  // on a node and not finished
   std::vector<Addon> addons;
   std::vector<SharingConfigSource> sharing_configs;
@@ -62,9 +72,12 @@ struct Context {
   bool time_slicing_on() const;
   // The Deployment/StatefulSet in the pod's namespace whose selector matches its labels.
   const model::Workload* owner_workload(const model::Pod& pod) const;
+  const Placement& placement(const PendingGpuPod& p) const { return placements[p.placement]; }
 };
 
 Context make_context(const Snapshot& snapshot, const AnalyzeOptions& options);
+// Fills ctx.placements and each pending pod's position in it (placement.cpp).
+void place_pending(Context& ctx);
 
 // ----- placement, as the scheduler's filters judge it -----------------------------------
 

@@ -3,6 +3,7 @@
 // messages, cross-checked against the nodes (selectors, taints, advertised resources).
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -111,38 +112,51 @@ void insufficient_gpu(const Context& ctx, std::vector<Finding>& out) {
   out.push_back(std::move(f));
 }
 
+// Whether every node that would fit but for taints blocks the placement, and with which taints.
+struct TaintVerdict {
+  bool blocked = false;
+  std::set<std::string> taints;
+};
+
+TaintVerdict judge_taints(const Placement& placement, std::string_view resource, std::string& first_key) {
+  // The nodes that would fit but for taints: selector admits, and (if any does) advertising
+  // the requested resource.
+  std::vector<std::size_t> fitting;
+  for (std::size_t i = 0; i < placement.admitted.size(); ++i) {
+    if (model::quantity_of(placement.admitted[i]->node->allocatable, resource).value() > 0) fitting.push_back(i);
+  }
+  if (fitting.empty()) {
+    for (std::size_t i = 0; i < placement.admitted.size(); ++i) fitting.push_back(i);
+  }
+  TaintVerdict verdict;
+  if (fitting.empty()) return verdict;
+  bool every_node_blocks = true;
+  for (std::size_t i : fitting) {
+    bool blocks = false;
+    for (const model::Taint& t : placement.blocking[i]) {
+      if (is_system_taint(t)) continue;
+      blocks = true;
+      verdict.taints.insert(model::to_string(t));
+      if (first_key.empty()) first_key = t.key;
+    }
+    every_node_blocks = every_node_blocks && blocks;
+  }
+  verdict.blocked = every_node_blocks;
+  return verdict;
+}
+
 void untolerated_gpu_taint(const Context& ctx, std::vector<Finding>& out) {
   std::vector<const PendingGpuPod*> blocked;
   std::set<std::string> taints;
   std::string first_key;
+  std::vector<std::optional<TaintVerdict>> verdicts(ctx.placements.size());
   for (const PendingGpuPod& p : ctx.pending) {
-    // The nodes that would fit but for taints: selector admits, and (if any does) advertising
-    // the requested resource.
-    std::vector<const GpuNode*> fitting;
-    for (const GpuNode& n : ctx.gpu_nodes) {
-      if (selector_admits(p.pod->spec, *n.node)) fitting.push_back(&n);
+    std::optional<TaintVerdict>& verdict = verdicts[p.placement];
+    if (!verdict) {
+      verdict = judge_taints(ctx.placement(p), p.view.resource, first_key);
+      if (verdict->blocked) taints.insert(verdict->taints.begin(), verdict->taints.end());
     }
-    std::vector<const GpuNode*> advertising;
-    for (const GpuNode* n : fitting) {
-      if (model::quantity_of(n->node->allocatable, p.view.resource).value() > 0) advertising.push_back(n);
-    }
-    if (!advertising.empty()) fitting = advertising;
-    if (fitting.empty()) continue;
-    std::set<std::string> pod_taints;
-    bool every_node_blocks = true;
-    for (const GpuNode* n : fitting) {
-      bool blocks = false;
-      for (const model::Taint& t : blocking_taints(p.pod->spec, *n->node)) {
-        if (is_system_taint(t)) continue;
-        blocks = true;
-        pod_taints.insert(model::to_string(t));
-        if (first_key.empty()) first_key = t.key;
-      }
-      every_node_blocks = every_node_blocks && blocks;
-    }
-    if (!every_node_blocks) continue;
-    blocked.push_back(&p);
-    taints.insert(pod_taints.begin(), pod_taints.end());
+    if (verdict->blocked) blocked.push_back(&p);
   }
   if (blocked.empty()) return;
   Finding f = make_finding(FindingCode::GS102,
@@ -175,8 +189,7 @@ void gpu_selector_mismatch(const Context& ctx, std::vector<Finding>& out) {
   std::vector<const PendingGpuPod*> unmatched;
   std::set<std::string> keys;
   for (const PendingGpuPod& p : ctx.pending) {
-    const bool any = std::any_of(ctx.gpu_nodes.begin(), ctx.gpu_nodes.end(),
-                                 [&](const GpuNode& n) { return selector_admits(p.pod->spec, *n.node); });
+    const bool any = !ctx.placement(p).admitted.empty();
     if (any || pinned_to_unshared_name(ctx, p.pod->spec)) continue;
     unmatched.push_back(&p);
     for (const auto& [key, value] : p.pod->spec.node_selector) keys.insert(key);

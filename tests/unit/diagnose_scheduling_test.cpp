@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // GS1xx: each code fires on a cluster built to trigger it and stays silent on its twin.
+#include <string>
+#include <vector>
+
 #include <doctest/doctest.h>
 
 #include "unit/diagnose_scenarios.hpp"
@@ -57,6 +60,25 @@ TEST_CASE("diagnose::find_scheduling") {
     CHECK(f.evidence.front() == "ml/trainer tolerates: nothing");
     // The same pod as EKS admits it (ExtendedResourceToleration added the toleration).
     CHECK_FALSE(has(analyze(with_pending(bare_pod("trainer").gpus(1).toleration("nvidia.com/gpu"))), "GS102"));
+  }
+
+  SUBCASE("GS102 and GS103: pods that differ only in tolerations, selector or resource are judged apart") {
+    // Pods that place alike share one judgement against the nodes; these pairs must not.
+    gpuslice::Snapshot s = healthy();
+    s.pods.push_back(bare_pod("a-blocked").gpus(1).unschedulable(k_taint_message).build());
+    s.pods.push_back(bare_pod("b-tolerates").gpus(1).toleration("nvidia.com/gpu").unschedulable(k_taint_message).build());
+    s.pods.push_back(bare_pod("c-blocked").gpus(1).unschedulable(k_taint_message).build());
+    s.pods.push_back(bare_pod("d-pool").gpus(1).toleration("nvidia.com/gpu").node_selector("pool", "a100")
+                         .unschedulable(k_taint_message).build());
+    s.pods.push_back(bare_pod("e-shared").gpus(1, "nvidia.com/gpu.shared").unschedulable(k_taint_message).build());
+    const Diagnosis d = analyze(s);
+    std::vector<std::string> blocked;
+    for (const auto& object : finding(d, "GS102").objects) blocked.push_back(object.name);
+    // e-shared: no node advertises its resource, so every admitted node is judged, and all are tainted.
+    CHECK(blocked == std::vector<std::string>{"a-blocked", "c-blocked", "e-shared"});
+    std::vector<std::string> unmatched;
+    for (const auto& object : finding(d, "GS103").objects) unmatched.push_back(object.name);
+    CHECK(unmatched == std::vector<std::string>{"d-pool"});
   }
 
   SUBCASE("GS102 remedy patches the owning Deployment") {
