@@ -2,6 +2,7 @@
 // `diagnose`: why are GPU pods Pending? collect (live or from files) → analyze → render, and
 // the exit code from --fail-on (DESIGN §4.1).
 #include <algorithm>
+#include <memory>
 #include <set>
 
 #include <fmt/format.h>
@@ -13,6 +14,7 @@
 #include "cli/commands.hpp"
 #include "cli/diagnose_options.hpp"
 #include "cli/fleet.hpp"
+#include "cli/keep_until_exit.hpp"
 #include "cli/output_flags.hpp"
 #include "cli/snapshot_source.hpp"
 
@@ -25,7 +27,8 @@ ExitCode run_diagnose(const DiagnoseOptions& options, const GlobalFlags& global,
   if (options.all_contexts || !options.contexts.empty()) {
     return run_fleet(options, valid, global, env);
   }
-  const Snapshot snapshot = read_snapshot(options.from_files, options.all_namespaces, global, env);
+  auto kept = std::make_unique<const Snapshot>(read_snapshot(options.from_files, options.all_namespaces, global, env));
+  const Snapshot& snapshot = *kept;
 
   diagnose::AnalyzeOptions analyze_options;
   analyze_options.replicas = options.replicas;
@@ -38,7 +41,9 @@ ExitCode run_diagnose(const DiagnoseOptions& options, const GlobalFlags& global,
   } else {
     report::print_diagnosis(env.out, diagnosis, cluster, valid.format, output_style(env, global.no_color));
   }
-  return exit_code_for(diagnosis, valid.fail_on);
+  const ExitCode code = exit_code_for(diagnosis, valid.fail_on);
+  keep_until_exit(std::move(kept));
+  return code;
 }
 
 } // namespace
