@@ -18,6 +18,9 @@ namespace {
 // Refreshes of the credential one request may make after 401s (each must yield a different
 // credential; a real rejection stops at the first refresh that yields the same one).
 constexpr int k_refreshes_per_request = 3;
+// Retries after 401s in all: past the refreshes above, each follows another request's refresh
+// or answer, so only a server that answers some requests and refuses the rest gets this far.
+constexpr int k_unauthorized_retries = 100;
 
 const char* reason_phrase(int code) {
   switch (code) {
@@ -156,6 +159,8 @@ std::string Client::Impl::url_for(const RestRequest& request) const {
 HttpResponse Client::Impl::execute(const RestRequest& request) {
   const std::string url = url_for(request);
   int own_refreshes = 0;
+  int unauthorized_retries = 0;
+  std::uint64_t answered_at_last_401 = credentials.accepted_count();
   for (int attempt = 0;; ++attempt) {
     const std::chrono::milliseconds throttled = (request.method == "GET" ? read_limiter : limiter).acquire();
     if (throttled.count() > 50 && log.enabled(3)) {
@@ -236,17 +241,25 @@ HttpResponse Client::Impl::execute(const RestRequest& request) {
         log.enabled(4)) {
       log.write("The server enforces API Priority and Fairness: client-side rate limit for GETs lifted");
     }
+    if (response.status != 401) credentials.accepted();
     if (response.status >= 200 && response.status < 300) {
       return response;
     }
-    // A 401 earns a retry with a different credential: always when another request has
-    // already refreshed it, and after refreshing it here at most k_refreshes_per_request times.
-    // With 8 requests in flight a short-lived token can be used up by the others between this
-    // request's refresh and its retry; one refresh per request then failed now and again.
-    if (response.status == 401 && attempt < options.max_retries) {
-      const bool replaced = credentials.replaced_since(auth);
-      if ((replaced || own_refreshes < k_refreshes_per_request) && credentials.refresh_after_unauthorized(auth)) {
-        if (!replaced) ++own_refreshes;
+    // A 401 earns a retry with a different credential: whenever another request has already
+    // refreshed it, or some request was answered since this one's last 401 (the credentials
+    // work and this one expired); else after refreshing it here, at most
+    // k_refreshes_per_request times. With 8 requests in flight a short-lived token can be used
+    // up by the others between this request's refresh and its retry, again and again for a
+    // thread the machine starves; a fixed number of refreshes then failed now and again.
+    if (response.status == 401 && unauthorized_retries < k_unauthorized_retries) {
+      using Next = CredentialProvider::AfterUnauthorized;
+      const std::uint64_t answered = credentials.accepted_count();
+      const bool others_answered = answered != answered_at_last_401;
+      answered_at_last_401 = answered;
+      const Next next = credentials.after_unauthorized(auth, others_answered || own_refreshes < k_refreshes_per_request);
+      if (next != Next::none) {
+        if (next == Next::refreshed && !others_answered) ++own_refreshes;
+        ++unauthorized_retries;
         continue;
       }
     }

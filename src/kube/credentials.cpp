@@ -103,32 +103,29 @@ AuthSnapshot CredentialProvider::current() {
   return snapshot;
 }
 
-bool CredentialProvider::refresh_after_unauthorized(const AuthSnapshot& used) {
+CredentialProvider::AfterUnauthorized CredentialProvider::after_unauthorized(const AuthSnapshot& used,
+                                                                             bool may_refresh) {
   const Credentials& c = m_endpoint.credentials;
   {
     std::lock_guard<std::mutex> lock(m_mutex);
-    if (used.generation != m_generation) {
-      return true; // another request already refreshed: retry with the newer credential
-    }
+    if (used.generation != m_generation) return AfterUnauthorized::replaced; // retry with the newer one
+    if (!may_refresh) return AfterUnauthorized::none;
     try {
       if (!c.token_file.empty()) {
         bearer_from_file_locked(true);
       } else if (m_use_exec) {
         exec_credential_locked(true);
       } else {
-        return false; // static credentials: nothing new to try
+        return AfterUnauthorized::none; // static credentials: nothing new to try
       }
     } catch (const RuntimeError&) {
-      return false; // client-go only logs a failed refresh; the 401 stands
+      return AfterUnauthorized::none; // client-go only logs a failed refresh; the 401 stands
     }
   }
   const AuthSnapshot fresh = current();
-  return fresh.authorization != used.authorization || fresh.client_certificate_pem != used.client_certificate_pem;
-}
-
-bool CredentialProvider::replaced_since(const AuthSnapshot& used) const {
-  std::lock_guard<std::mutex> lock(m_mutex);
-  return used.generation != m_generation;
+  const bool changed =
+      fresh.authorization != used.authorization || fresh.client_certificate_pem != used.client_certificate_pem;
+  return changed ? AfterUnauthorized::refreshed : AfterUnauthorized::none;
 }
 
 int CredentialProvider::exec_runs() const {

@@ -3,6 +3,7 @@
 // client certificate, or an exec plugin's output (cached until expiry or a 401).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <optional>
@@ -32,12 +33,17 @@ public:
   // to TLS transports). Throws RuntimeError when an exec plugin or token file fails.
   AuthSnapshot current();
 
-  // After `used` drew a 401: forget cached credentials (re-read the token file, re-run the exec
-  // plugin) and return true when there is now a different credential worth one retry.
-  bool refresh_after_unauthorized(const AuthSnapshot& used);
+  // The server answered a request with something other than 401: its credential worked.
+  void accepted() { m_accepted.fetch_add(1, std::memory_order_relaxed); }
+  // How many answers so far were not 401s.
+  std::uint64_t accepted_count() const { return m_accepted.load(std::memory_order_relaxed); }
 
-  // Whether another request has refreshed the credential since `used` was taken.
-  bool replaced_since(const AuthSnapshot& used) const;
+  // What a 401 on `used` leads to, decided under one lock: `replaced` when another request
+  // has refreshed the credential since `used` was taken; else, when `may_refresh`, the cached
+  // credential is dropped (token file re-read, exec plugin re-run) and `refreshed` when that
+  // gave a different one; else `none`, and the 401 stands.
+  enum class AfterUnauthorized { none, replaced, refreshed };
+  AfterUnauthorized after_unauthorized(const AuthSnapshot& used, bool may_refresh);
 
   // How many times the exec plugin ran (tests assert caching).
   int exec_runs() const;
@@ -58,6 +64,7 @@ private:
   std::optional<ExecCredential> m_exec;
   int m_exec_runs = 0;
   std::uint64_t m_generation = 1;
+  std::atomic<std::uint64_t> m_accepted{0};
   std::string m_last_authorization;
   std::string m_last_certificate;
 };

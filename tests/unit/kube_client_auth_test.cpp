@@ -61,6 +61,19 @@ int count_lines(const std::filesystem::path& path) {
   return lines;
 }
 
+// A kubeconfig at dir/<name>.yaml whose user runs ./<plugin> (a v1 exec plugin) against cluster.
+gpuslice::kube::GlobalOptions exec_kubeconfig(const Cluster& cluster, const std::string& name, const std::string& plugin) {
+  std::ofstream(cluster.dir.path / (name + ".yaml"))
+      << "apiVersion: v1\nkind: Config\ncurrent-context: c\nclusters:\n- name: k\n  cluster:\n    server: "
+      << cluster.server.url() << "\n    certificate-authority: ca.crt\nusers:\n- name: u\n  user:\n    exec:\n"
+      << "      apiVersion: client.authentication.k8s.io/v1\n      command: ./" << plugin << "\n      interactiveMode: Never\n"
+      << "contexts:\n- name: c\n  context: {cluster: k, user: u}\n";
+  std::ofstream(cluster.dir.path / "ca.crt") << cluster.server.ca_pem();
+  gpuslice::kube::GlobalOptions options;
+  options.kubeconfig = (cluster.dir.path / (name + ".yaml")).string();
+  return options;
+}
+
 } // namespace
 
 TEST_CASE("kube::Client auth modes") {
@@ -91,20 +104,28 @@ TEST_CASE("kube::Client exec plugins") {
                              "'\ncase \"$KUBERNETES_EXEC_INFO\" in *client.authentication.k8s.io/v1\\\"*) ;; *) exit 9;; esac\n"
                              "echo '{\"apiVersion\":\"client.authentication.k8s.io/v1\",\"kind\":\"ExecCredential\","
                              "\"status\":{\"token\":\"admin-token-s3cr3t\",\"expirationTimestamp\":\"2999-01-01T00:00:00Z\"}}'\n");
-    std::ofstream(cluster.dir.path / "v1.yaml")
-        << "apiVersion: v1\nkind: Config\ncurrent-context: c\nclusters:\n- name: k\n  cluster:\n    server: "
-        << cluster.server.url() << "\n    certificate-authority: ca.crt\nusers:\n- name: u\n  user:\n    exec:\n"
-        << "      apiVersion: client.authentication.k8s.io/v1\n      command: ./plugin-v1\n      interactiveMode: Never\n"
-        << "contexts:\n- name: c\n  context: {cluster: k, user: u}\n";
-    std::ofstream(cluster.dir.path / "ca.crt") << cluster.server.ca_pem();
-    gpuslice::kube::GlobalOptions options;
-    options.kubeconfig = (cluster.dir.path / "v1.yaml").string();
+    const gpuslice::kube::GlobalOptions options = exec_kubeconfig(cluster, "v1", "plugin-v1");
     auto client = cluster.client(gpuslice::kube::connect(options, [](const std::string&) { return std::nullopt; }));
     for (int i = 0; i < 3; ++i) {
       CHECK(client->server_version() == "v1.30.4");
     }
     CHECK(count_lines(runs) == 1);
     CHECK(last_user(cluster) == "admin");
+  }
+  SUBCASE("a plugin whose every token is refused: re-run 3 times after the first 401, then the 401 stands") {
+    const std::filesystem::path plugin = cluster.dir.path / "plugin-bogus";
+    write_script(plugin, "#!/bin/sh\necho run >> '" + runs.string() +
+                             "'\necho '{\"apiVersion\":\"client.authentication.k8s.io/v1\",\"kind\":\"ExecCredential\","
+                             "\"status\":{\"token\":\"bogus-'$$'\"}}'\n");
+    const gpuslice::kube::GlobalOptions options = exec_kubeconfig(cluster, "bogus", "plugin-bogus");
+    auto client = cluster.client(gpuslice::kube::connect(options, [](const std::string&) { return std::nullopt; }));
+    try {
+      client->server_version();
+      FAIL("expected a 401");
+    } catch (const ApiError& e) {
+      CHECK(e.http_code == 401);
+    }
+    CHECK(count_lines(runs) == 4);
   }
   SUBCASE("the EKS kubeconfig: `aws --region R eks get-token …` found on PATH") {
     const std::filesystem::path bin = cluster.dir.path / "bin";

@@ -13,6 +13,8 @@ using std::chrono::seconds;
 
 namespace {
 
+using AuthNext = CredentialProvider::AfterUnauthorized;
+
 ProcessResult token_with_expiry(const std::string& token, const std::string& expiry) {
   ProcessResult result;
   result.out = R"({"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":")" + token +
@@ -78,9 +80,9 @@ TEST_CASE("kube::CredentialProvider") {
     clock.advance(minutes(1));
     CHECK(provider.current().authorization == "Bearer second");
     files.files["/sa/token"] = "third";
-    CHECK(provider.refresh_after_unauthorized(provider.current()));
+    CHECK(provider.after_unauthorized(provider.current(), true)== AuthNext::refreshed);
     CHECK(provider.current().authorization == "Bearer third");
-    CHECK_FALSE(provider.refresh_after_unauthorized(provider.current())); // same token: no retry
+    CHECK(provider.after_unauthorized(provider.current(), true)== AuthNext::none); // same token: no retry
   }
   SUBCASE("a vanished token file keeps the last good token; never read is an error") {
     e.credentials.token_file = "/sa/token";
@@ -113,11 +115,21 @@ TEST_CASE("kube::CredentialProvider") {
     runner.results = {token_with_expiry("stale", ""), token_with_expiry("fresh", "")};
     CredentialProvider provider(e, runner, files, clock, false);
     const AuthSnapshot used = provider.current();
-    CHECK(provider.refresh_after_unauthorized(used));
+    CHECK(provider.after_unauthorized(used, true) == AuthNext::refreshed);
     CHECK(provider.current().authorization == "Bearer fresh");
     // A second request that also failed with the stale token retries without another run.
-    CHECK(provider.refresh_after_unauthorized(used));
+    CHECK(provider.after_unauthorized(used, false)== AuthNext::replaced);
     CHECK(provider.exec_runs() == 2);
+  }
+  SUBCASE("exec: without leave to refresh, a 401 on the current credential stands") {
+    e.credentials.exec = v1_exec();
+    runner.results = {token_with_expiry("refused", ""), token_with_expiry("other", "")};
+    CredentialProvider provider(e, runner, files, clock, false);
+    CHECK(provider.after_unauthorized(provider.current(), false) == AuthNext::none);
+    CHECK(provider.exec_runs() == 1);
+    CHECK(provider.accepted_count() == 0);
+    provider.accepted();
+    CHECK(provider.accepted_count() == 1);
   }
   SUBCASE("exec: a failing refresh leaves the 401 standing") {
     e.credentials.exec = v1_exec();
@@ -125,7 +137,7 @@ TEST_CASE("kube::CredentialProvider") {
     failed.exit_code = 1;
     runner.results = {token_with_expiry("stale", ""), failed};
     CredentialProvider provider(e, runner, files, clock, false);
-    CHECK_FALSE(provider.refresh_after_unauthorized(provider.current()));
+    CHECK(provider.after_unauthorized(provider.current(), true)== AuthNext::none);
   }
   SUBCASE("a configured token bypasses the exec plugin") {
     e.credentials.exec = v1_exec();
