@@ -32,7 +32,8 @@ Snapshot load_snapshot_files(const std::vector<std::string>& paths);
 void merge_text(Snapshot& snapshot, std::string_view text, const std::string& origin);
 
 // Merges one API object or List (any of the shapes above) into `snapshot`; returns how many
-// objects were kept. Throws UsageError (naming origin) for a document without kind.
+// objects were kept. Throws UsageError (naming origin) for a document without kind; then
+// nothing of `object` is merged.
 std::size_t merge_object(Snapshot& snapshot, const nlohmann::json& object, const std::string& origin);
 
 // Decodes a Helm release Secret (type helm.sh/release.v1): data.release is base64 of base64 of

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Merging API objects (single, List, <Kind>List, our snapshot) into a Snapshot. The same
 // object read twice (two overlapping files) replaces the earlier copy instead of doubling.
-#include <map>
 #include <optional>
 #include <set>
 #include <tuple>
@@ -16,6 +15,7 @@
 
 #include "collect/json_from_simdjson.hpp"
 #include "collect/list_window.hpp"
+#include "collect/record_gather.hpp"
 #include "collect/record_lists.hpp"
 #include "collect/simdjson_access.hpp"
 #include "model/decode.hpp"
@@ -30,31 +30,6 @@ using model::json_read::is_object;
 // The nlohmann value the Helm release decoder reads (Secrets are few: they keep that path).
 const nlohmann::json& as_nlohmann(const nlohmann::json& object) { return object; }
 nlohmann::json as_nlohmann(simdjson::dom::element object) { return json_of_simdjson(object); }
-
-// Keyed by (namespace, name): replaces an existing entry or appends.
-template <class T> class Keyed {
-public:
-  explicit Keyed(std::vector<T>& items) : m_items(items) {
-    for (std::size_t i = 0; i < items.size(); ++i) m_index.emplace(key(items[i]), i);
-  }
-  void put(T item) {
-    auto [it, inserted] = m_index.emplace(key(item), m_items.size());
-    if (inserted)
-      m_items.push_back(std::move(item));
-    else
-      m_items[it->second] = std::move(item);
-  }
-
-private:
-  static std::pair<std::string, std::string> key(const T& item) {
-    if constexpr (requires { item.meta; })
-      return {item.meta.ns, item.meta.name};
-    else
-      return {item.ns, item.secret_name.empty() ? item.name + "." + std::to_string(item.revision) : item.secret_name};
-  }
-  std::vector<T>& m_items;
-  std::map<std::pair<std::string, std::string>, std::size_t> m_index;
-};
 
 class Merger {
 public:
@@ -84,6 +59,19 @@ public:
   }
 
   std::size_t kept() const { return m_kept; }
+
+  // Puts the records read into the snapshot; without it they are dropped (as on an error).
+  void finish() {
+    m_nodes.finish();
+    m_pods.finish();
+    m_events.finish();
+    m_daemonsets.finish();
+    m_deployments.finish();
+    m_statefulsets.finish();
+    m_configmaps.finish();
+    m_releases.finish();
+    m_policies.finish();
+  }
 
 private:
   void list(const nlohmann::json& object, const std::string& item_kind, const std::string& position) {
@@ -194,15 +182,15 @@ private:
 
   Snapshot& m_snapshot;
   const std::string& m_origin;
-  Keyed<model::Node> m_nodes;
-  Keyed<model::Pod> m_pods;
-  Keyed<model::Event> m_events;
-  Keyed<model::DaemonSet> m_daemonsets;
-  Keyed<model::Workload> m_deployments;
-  Keyed<model::Workload> m_statefulsets;
-  Keyed<model::ConfigMap> m_configmaps;
-  Keyed<model::HelmRelease> m_releases;
-  Keyed<model::ClusterPolicy> m_policies;
+  RecordGather<model::Node> m_nodes;
+  RecordGather<model::Pod> m_pods;
+  RecordGather<model::Event> m_events;
+  RecordGather<model::DaemonSet> m_daemonsets;
+  RecordGather<model::Workload> m_deployments;
+  RecordGather<model::Workload> m_statefulsets;
+  RecordGather<model::ConfigMap> m_configmaps;
+  RecordGather<model::HelmRelease> m_releases;
+  RecordGather<model::ClusterPolicy> m_policies;
   std::size_t m_kept = 0;
   std::set<std::string> m_skipped;
 };
@@ -221,8 +209,10 @@ void absorb(Snapshot& into, Snapshot part) {
     if (mine->empty()) *mine = std::move(*theirs);
   for (std::string& note : part.meta.notes) meta.notes.push_back(std::move(note));
   for_each_record_list([](auto& items, auto& more) {
-    Keyed keyed(items);
-    for (auto& item : more) keyed.put(std::move(item));
+    std::vector<std::remove_reference_t<decltype(more)>> blocks;
+    blocks.push_back(std::move(more));
+    append_blocks(items, blocks);
+    replace_copies(items);
   }, into, part);
   if (part.autoscaler_status) into.autoscaler_status = std::move(part.autoscaler_status);
 }
@@ -253,6 +243,7 @@ std::optional<std::string> list_item_kind(simdjson::dom::element item, std::stri
 std::size_t merge_object(Snapshot& snapshot, const nlohmann::json& object, const std::string& origin) {
   Merger merger(snapshot, origin);
   merger.document(object, "document 1");
+  merger.finish();
   return merger.kept();
 }
 
@@ -262,6 +253,7 @@ void merge_documents(Snapshot& snapshot, const std::vector<nlohmann::json>& docu
   std::size_t index = 0;
   for (const nlohmann::json& document : documents) merger.document(document, fmt::format("document {}", ++index));
   merger.check_usable();
+  merger.finish();
 }
 
 bool merge_list_window(Snapshot& snapshot, const ReadBytes& read, const std::string& origin, std::size_t window) {
@@ -298,6 +290,7 @@ bool merge_list_window(Snapshot& snapshot, const ReadBytes& read, const std::str
     }
     merger.list_metadata_after_items(head->metadata);
     merger.check_usable();
+    merger.finish();
   } catch (const NotWindowed&) {
     return false;
   } catch (const UsageError&) {

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <gpuslice/collect.hpp>
+
+#include "collect/record_gather.hpp"
+#include "unit/builders.hpp"
+
+using namespace gpuslice;
+using namespace gpuslice::testing;
+
+namespace {
+
+model::Node gather_node(const std::string& name, const std::string& uid) {
+  model::Node node;
+  node.meta.name = name;
+  node.meta.uid = uid;
+  return node;
+}
+
+std::string gather_names(const std::vector<model::Node>& nodes) {
+  std::string names;
+  for (const model::Node& node : nodes) names += node.meta.name + "=" + node.meta.uid + " ";
+  return names;
+}
+
+// A pod as a file holds it, told apart from its copies by uid.
+nlohmann::json gather_pod(const std::string& name, const std::string& uid) {
+  nlohmann::json pod = PodBuilder("ml", name).json();
+  pod["metadata"]["uid"] = uid;
+  return pod;
+}
+
+std::string gather_pod_names(const std::vector<model::Pod>& pods) {
+  std::string names;
+  for (const model::Pod& pod : pods) names += pod.meta.name + "=" + pod.meta.uid + " ";
+  return names;
+}
+
+} // namespace
+
+TEST_CASE("collect::replace_copies keeps the first place and the last copy") {
+  std::vector<model::Node> nodes = {gather_node("a", "1"), gather_node("b", "1"), gather_node("a", "2"),
+                                    gather_node("c", "1"), gather_node("a", "3"), gather_node("b", "2")};
+  collect::replace_copies(nodes);
+  CHECK(gather_names(nodes) == "a=3 b=2 c=1 ");
+
+  std::vector<model::Node> unique = {gather_node("z", "1"), gather_node("a", "1")};
+  collect::replace_copies(unique);
+  CHECK(gather_names(unique) == "z=1 a=1 "); // not sorted
+}
+
+TEST_CASE("collect::replace_copies: a Helm release is named by its Secret, else by name and revision") {
+  auto release = [](std::string secret, long long revision, std::string chart) {
+    model::HelmRelease r;
+    r.ns = "gpu";
+    r.name = "plugin";
+    r.secret_name = std::move(secret);
+    r.revision = revision;
+    r.chart_name = std::move(chart);
+    return r;
+  };
+  std::vector<model::HelmRelease> releases = {release("", 1, "a"), release("", 2, "b"), release("", 1, "c"),
+                                              release("s", 1, "d"), release("s", 2, "e")};
+  collect::replace_copies(releases);
+  REQUIRE(releases.size() == 3);
+  CHECK(releases[0].chart_name == "c");
+  CHECK(releases[1].chart_name == "b");
+  CHECK(releases[2].chart_name == "e");
+}
+
+TEST_CASE("collect::RecordGather over many blocks replaces what the list held") {
+  std::vector<model::Node> nodes = {gather_node("n7", "old"), gather_node("kept", "old")};
+  collect::RecordGather<model::Node> gather(nodes);
+  for (int i = 0; i < 5000; ++i) gather.put(gather_node("n" + std::to_string(i), "new"));
+  gather.put(gather_node("n3", "newer"));
+  CHECK(nodes.size() == 2); // nothing moves in before finish()
+  gather.finish();
+  REQUIRE(nodes.size() == 5001);
+  CHECK(gather_names({nodes[0], nodes[1], nodes[2], nodes[5]}) == "n7=new kept=old n0=new n3=newer ");
+  CHECK(nodes.back().meta.name == "n4999");
+}
+
+TEST_CASE("collect: the same object in a later document or file replaces its copy in place") {
+  SUBCASE("documents of one file") {
+    Snapshot s;
+    collect::merge_text(s, nlohmann::json::array({gather_pod("a", "1"), gather_pod("b", "1"), gather_pod("a", "2")}).dump(),
+                        "array.json");
+    CHECK(gather_pod_names(s.pods) == "a=2 b=1 ");
+  }
+  SUBCASE("files read through the window") {
+    const std::filesystem::path dir = std::filesystem::path(GPUSLICE_BINARY_DIR) / "collect-gather-test";
+    std::filesystem::create_directories(dir);
+    const std::string first = (dir / "first.json").string();
+    const std::string second = (dir / "second.json").string();
+    std::ofstream(first) << list_of({gather_pod("a", "1"), gather_pod("b", "1")}).dump();
+    std::ofstream(second) << list_of({gather_pod("c", "2"), gather_pod("a", "2"), gather_pod("c", "3")}).dump();
+    Snapshot s = collect::load_snapshot_files({first, second});
+    std::filesystem::remove_all(dir);
+    CHECK(gather_pod_names(s.pods) == "a=2 b=1 c=3 ");
+  }
+}
