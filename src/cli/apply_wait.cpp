@@ -22,7 +22,7 @@ constexpr auto k_wait_poll = std::chrono::milliseconds(1000);
 std::vector<std::string> pending_gpu_pods(const Snapshot& snapshot) {
   std::vector<std::string> out;
   for (const model::Pod& pod : snapshot.pods)
-    if (pod.is_unscheduled() && model::gpu_units(model::effective_requests(pod.spec)) > 0)
+    if (pod.is_unscheduled() && model::gpu_units(model::effective_gpu_requests(pod.spec)) > 0)
       out.push_back(pod.meta.ns + "/" + pod.meta.name);
   return out;
 }

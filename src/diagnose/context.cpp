@@ -176,7 +176,7 @@ Context make_context(const Snapshot& snapshot, const AnalyzeOptions& options) {
   for (const model::Pod& pod : snapshot.pods) {
     if (!pod.spec.node_name.empty() && pod.phase != "Succeeded" && pod.phase != "Failed") {
       ctx.bound_pods.push_back(&pod);
-      const long long units = model::gpu_units(model::effective_requests(pod.spec));
+      const long long units = model::gpu_units(model::effective_gpu_requests(pod.spec));
       if (units > 0) requested[pod.spec.node_name] += units;
     }
   }
@@ -251,8 +251,8 @@ std::vector<model::Taint> blocking_taints(const model::PodSpec& spec, const mode
 
 std::pair<std::string, long long> main_gpu_request(const model::PodSpec& spec) {
   std::pair<std::string, long long> best{"", 0};
-  for (const auto& [resource, quantity] : model::effective_requests(spec)) {
-    if (model::is_gpu_resource(resource) && quantity.value() > best.second) best = {resource, quantity.value()};
+  for (const auto& [resource, quantity] : model::effective_gpu_requests(spec)) {
+    if (quantity.value() > best.second) best = {resource, quantity.value()};
   }
   return best;
 }

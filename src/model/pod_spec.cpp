@@ -8,6 +8,7 @@
 #include <gpuslice/model/json_fields.hpp>
 
 #include "decode.hpp"
+#include <gpuslice/model/gpu.hpp>
 #include <gpuslice/model/pod.hpp>
 
 #include "resources.hpp"
@@ -52,15 +53,24 @@ nlohmann::json volume_json(const Volume& v) {
   return out;
 }
 
-// Every resource a container asks for: requests, plus limits for resources with no request.
-ResourceList container_requests(const Container& c) {
-  ResourceList result = c.requests;
-  for (const auto& [name, quantity] : c.limits) result.emplace(name, quantity);
+// The resources `keep` admits that a container asks for: requests, plus limits for resources
+// with no request.
+template <class Keep> ResourceList container_requests(const Container& c, const Keep& keep) {
+  ResourceList result;
+  for (const auto& [name, quantity] : c.requests)
+    if (keep(name)) result.emplace_hint(result.end(), name, quantity);
+  for (const auto& [name, quantity] : c.limits)
+    if (keep(name)) result.emplace(name, quantity);
   return result;
 }
 
+template <class Keep> void add_into(ResourceList& total, const ResourceList& more, const Keep& keep) {
+  for (const auto& [name, quantity] : more)
+    if (keep(name)) total[name] += quantity;
+}
+
 void add_into(ResourceList& total, const ResourceList& more) {
-  for (const auto& [name, quantity] : more) total[name] += quantity;
+  add_into(total, more, [](std::string_view) { return true; });
 }
 
 void max_into(ResourceList& total, const ResourceList& other) {
@@ -78,15 +88,19 @@ Quantity Container::effective_request(std::string_view resource) const {
   return quantity_of(limits, resource);
 }
 
-ResourceList effective_requests(const PodSpec& spec) {
+namespace {
+
+// effective_requests of the resources `keep` admits: each resource's total depends on that
+// resource alone, so leaving the others out changes no total.
+template <class Keep> ResourceList effective_requests_of(const PodSpec& spec, const Keep& keep) {
   ResourceList sum;
-  for (const Container& c : spec.containers) add_into(sum, container_requests(c));
+  for (const Container& c : spec.containers) add_into(sum, container_requests(c, keep));
   // Init containers run one at a time, but sidecars (restartPolicy Always) keep running next
   // to everything that starts after them and next to the main containers.
   ResourceList sidecars;
   ResourceList init_peak;
   for (const Container& c : spec.init_containers) {
-    ResourceList asks = container_requests(c);
+    ResourceList asks = container_requests(c, keep);
     if (c.restart_policy == "Always") {
       add_into(sum, asks);
       add_into(sidecars, asks);
@@ -97,8 +111,18 @@ ResourceList effective_requests(const PodSpec& spec) {
     max_into(init_peak, asks);
   }
   max_into(sum, init_peak);
-  add_into(sum, spec.overhead);
+  add_into(sum, spec.overhead, keep);
   return sum;
+}
+
+} // namespace
+
+ResourceList effective_requests(const PodSpec& spec) {
+  return effective_requests_of(spec, [](std::string_view) { return true; });
+}
+
+ResourceList effective_gpu_requests(const PodSpec& spec) {
+  return effective_requests_of(spec, [](std::string_view name) { return is_gpu_resource(name); });
 }
 
 Quantity effective_request(const PodSpec& spec, std::string_view resource) {

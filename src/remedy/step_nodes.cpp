@@ -55,7 +55,7 @@ std::vector<std::string> pods_staying(const PodsByNode& pods, const model::Node&
   const auto on_node = pods.find(node.name());
   if (on_node == pods.end()) return names;
   for (const model::Pod* pod : on_node->second) {
-    if (model::gpu_units(model::effective_requests(pod->spec)) > 0) continue;
+    if (model::gpu_units(model::effective_gpu_requests(pod->spec)) > 0) continue;
     if (pod->phase == "Succeeded" || pod->phase == "Failed") continue;
     if (model::tolerated(pod->spec.tolerations, taint)) continue;
     names.push_back(pod->meta.ns + "/" + pod->meta.name);

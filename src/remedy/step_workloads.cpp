@@ -34,7 +34,7 @@ std::vector<const model::Pod*> pods_of_workload(const Snapshot& snapshot, const 
 }
 
 bool workload_requests_gpu(const model::Workload& workload) {
-  return model::gpu_units(model::effective_requests(workload.pod_template.spec)) > 0;
+  return model::gpu_units(model::effective_gpu_requests(workload.pod_template.spec)) > 0;
 }
 
 } // namespace

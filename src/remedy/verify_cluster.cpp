@@ -16,7 +16,7 @@ namespace gpuslice::remedy::verify_checks {
 namespace {
 
 bool verify_asks_for_gpu(const model::PodSpec& spec) {
-  return model::gpu_units(model::effective_requests(spec)) > 0;
+  return model::gpu_units(model::effective_gpu_requests(spec)) > 0;
 }
 
 // A pod of the workload, scheduled ones first: its tolerations are the ones admission really

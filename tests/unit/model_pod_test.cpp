@@ -104,6 +104,24 @@ TEST_CASE("model::effective_requests") {
     CHECK(quantity_of(all, "nvidia.com/mig-1g.5gb").value() == 1);
     CHECK(!all.contains("nvidia.com/gpu"));
   }
+  SUBCASE("effective_gpu_requests: the GPU resources of effective_requests, and nothing else") {
+    nlohmann::json pod = PodBuilder("ns", "p")
+                             .container("app", "img").request("cpu", "1").limit("nvidia.com/gpu", "1")
+                             .container("side", "img").gpus(1, "nvidia.com/mig-1g.5gb")
+                             .init_container("proxy", "img").gpus(1)
+                             .init_container("setup", "img").gpus(3).request("memory", "1Gi").json();
+    pod["spec"]["initContainers"][0]["restartPolicy"] = "Always";
+    pod["spec"]["overhead"] = {{"cpu", "250m"}, {"nvidia.com/gpu", "1"}};
+    const PodSpec spec = pod_from_json(pod).spec;
+    const ResourceList all = effective_requests(spec);
+    ResourceList gpu_only;
+    for (const auto& [name, quantity] : all)
+      if (is_gpu_resource(name)) gpu_only.emplace(name, quantity);
+    CHECK(effective_gpu_requests(spec) == gpu_only);
+    // max(1 + sidecar 1, sidecar 1 + init 3) + overhead 1
+    CHECK(quantity_of(effective_gpu_requests(spec), "nvidia.com/gpu").value() == 5);
+    CHECK(effective_gpu_requests(PodBuilder("ns", "q").container("a", "img").request("cpu", "1").build().spec).empty());
+  }
 }
 
 TEST_CASE("model::Pod status helpers") {

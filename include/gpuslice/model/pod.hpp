@@ -78,6 +78,9 @@ struct PodSpec {
 // containers), with sidecar (restartPolicy Always) init containers counted like containers,
 // requests defaulting to limits, plus overhead — the scheduler's PodRequests rule.
 ResourceList effective_requests(const PodSpec& spec);
+// effective_requests(spec) of the GPU resources only (model/gpu.hpp is_gpu_resource): what
+// diagnosis asks of every pod, without copying each pod's cpu and memory.
+ResourceList effective_gpu_requests(const PodSpec& spec);
 // effective_requests(spec) of one resource (zero when not requested).
 Quantity effective_request(const PodSpec& spec, std::string_view resource);
 
