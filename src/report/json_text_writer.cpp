@@ -5,6 +5,8 @@
 #include "report/json_text_writer.hpp"
 
 #include <charconv>
+#include <cstdint>
+#include <cstring>
 
 namespace gpuslice::report {
 
@@ -19,6 +21,15 @@ bool valid_utf8(std::string_view text) {
   const auto* p = reinterpret_cast<const unsigned char*>(text.data());
   const unsigned char* end = p + text.size();
   while (p < end) {
+    // Eight ASCII bytes at a time: nearly all of a report is ASCII.
+    if (end - p >= 8) {
+      std::uint64_t word;
+      std::memcpy(&word, p, sizeof word);
+      if ((word & 0x8080808080808080ULL) == 0) {
+        p += 8;
+        continue;
+      }
+    }
     const unsigned char c = *p;
     if (c < 0x80) {
       ++p;
