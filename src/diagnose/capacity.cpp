@@ -55,7 +55,7 @@ int pods_that_fit(const Context& ctx, int replicas) {
     const Placement& placement = ctx.placement(p);
     for (std::size_t k = 0; k < placement.admitted.size(); ++k) {
       long long& units = free[static_cast<std::size_t>(placement.admitted[k] - ctx.gpu_nodes.data())];
-      if (units < 0 || units < p.view.gpu_request || !placement.blocking[k].empty()) continue;
+      if (units < 0 || units < p.view.gpu_request || placement.tainted[k]) continue;
       units -= p.view.gpu_request;
       ++placed;
       break;

@@ -50,7 +50,7 @@ Placement judge(const Context& ctx, const model::PodSpec& spec) {
   for (const GpuNode& n : ctx.gpu_nodes) {
     if (!selector_admits(spec, *n.node)) continue;
     out.admitted.push_back(&n);
-    out.blocking.push_back(blocking_taints(spec, *n.node));
+    out.tainted.push_back(!blocking_taints(spec, *n.node).empty());
   }
   return out;
 }

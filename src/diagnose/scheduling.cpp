@@ -118,12 +118,12 @@ struct TaintVerdict {
   std::set<std::string> taints;
 };
 
-TaintVerdict judge_taints(const Placement& placement, std::string_view resource, std::string& first_key) {
+TaintVerdict judge_taints(const Placement& placement, const PendingGpuPod& p, std::string& first_key) {
   // The nodes that would fit but for taints: selector admits, and (if any does) advertising
   // the requested resource.
   std::vector<std::size_t> fitting;
   for (std::size_t i = 0; i < placement.admitted.size(); ++i) {
-    if (model::quantity_of(placement.admitted[i]->node->allocatable, resource).value() > 0) fitting.push_back(i);
+    if (model::quantity_of(placement.admitted[i]->node->allocatable, p.view.resource).value() > 0) fitting.push_back(i);
   }
   if (fitting.empty()) {
     for (std::size_t i = 0; i < placement.admitted.size(); ++i) fitting.push_back(i);
@@ -133,7 +133,12 @@ TaintVerdict judge_taints(const Placement& placement, std::string_view resource,
   bool every_node_blocks = true;
   for (std::size_t i : fitting) {
     bool blocks = false;
-    for (const model::Taint& t : placement.blocking[i]) {
+    if (!placement.tainted[i]) {
+      every_node_blocks = false;
+      continue;
+    }
+    // This pod tolerates what every pod of its placement does.
+    for (const model::Taint& t : blocking_taints(p.pod->spec, *placement.admitted[i]->node)) {
       if (is_system_taint(t)) continue;
       blocks = true;
       verdict.taints.insert(model::to_string(t));
@@ -153,7 +158,7 @@ void untolerated_gpu_taint(const Context& ctx, std::vector<Finding>& out) {
   for (const PendingGpuPod& p : ctx.pending) {
     std::optional<TaintVerdict>& verdict = verdicts[p.placement];
     if (!verdict) {
-      verdict = judge_taints(ctx.placement(p), p.view.resource, first_key);
+      verdict = judge_taints(ctx.placement(p), p, first_key);
       if (verdict->blocked) taints.insert(verdict->taints.begin(), verdict->taints.end());
     }
     if (verdict->blocked) blocked.push_back(&p);
