@@ -11,10 +11,11 @@ import platform
 import statistics
 import subprocess
 
-ORDER = ["diagnose-live", "diagnose-file", "status", "apply", "a:kubectl", "b:curl", "c:parse-floor"]
+ORDER = ["diagnose-live", "diagnose-file", "status", "apply", "a:kubectl", "b:curl", "b:curl-apply", "c:parse-floor"]
 SHOWN = {"diagnose-live": "`diagnose -A -o json` (live)", "diagnose-file": "`diagnose --from-file snapshot -o json`",
          "status": "`status -A`", "apply": "`apply --replicas 4 --yes --no-wait`",
-         "a:kubectl": "a: kubectl workflow", "b:curl": "b: curl, diagnose's URLs", "c:parse-floor": "c: simdjson parse floor"}
+         "a:kubectl": "a: kubectl workflow", "b:curl": "b: curl, diagnose's URLs",
+         "b:curl-apply": "b: curl, apply's GET URLs", "c:parse-floor": "c: simdjson parse floor"}
 
 
 def machine(source):
@@ -62,6 +63,11 @@ def table(raw, sizes, qps_min):
             if (size, name) in floors:
                 floor = floors[(size, name)]
                 vs_q = f"{wall / floor:.2f}× of {floor:.1f} s" if floor > 0 else "0 s: within the write burst"
+                # apply must read before it can plan and write: its floor is those reads at
+                # transfer speed, then the writes at the QPS limit.
+                if name == "apply" and "b:curl-apply" in med:
+                    both = med["b:curl-apply"] + floor
+                    vs_q += f"; {wall / both:.2f}× of {both:.1f} s (its GETs by curl {med['b:curl-apply']:.1f} s + writes)"
             mb = f"{int(r['bytes']) / 1e6:.1f}" if r["bytes"] not in ("-", "") else "–"
             if name in ("diagnose-file", "c:parse-floor"):
                 mb = f"{files[size][1] / 1e6:.1f} (file)"
