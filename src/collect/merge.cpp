@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Merging API objects (single, List, <Kind>List, our snapshot) into a Snapshot. The same
 // object read twice (two overlapping files) replaces the earlier copy instead of doubling.
+#include <algorithm>
 #include <optional>
 #include <set>
+#include <thread>
 #include <tuple>
 #include <type_traits>
 
@@ -14,6 +16,7 @@
 #include <gpuslice/model/json_fields.hpp>
 
 #include "collect/json_from_simdjson.hpp"
+#include "collect/list_batches.hpp"
 #include "collect/list_window.hpp"
 #include "collect/record_gather.hpp"
 #include "collect/record_lists.hpp"
@@ -59,6 +62,30 @@ public:
   }
 
   std::size_t kept() const { return m_kept; }
+  const std::set<std::string>& skipped() const { return m_skipped; }
+
+  // What a batch of items decoded by another Merger (its finish() done): its records after
+  // those taken so far, in its order; its notes; its counts.
+  void take(ItemBatch& batch) {
+    Snapshot& part = batch.part;
+    auto put_all = [](auto& gather, auto& records) {
+      for (auto& record : records) gather.put(std::move(record));
+      std::decay_t<decltype(records)>().swap(records);
+    };
+    put_all(m_nodes, part.nodes);
+    put_all(m_pods, part.pods);
+    put_all(m_events, part.events);
+    put_all(m_daemonsets, part.daemonsets);
+    put_all(m_deployments, part.deployments);
+    put_all(m_statefulsets, part.statefulsets);
+    put_all(m_configmaps, part.configmaps);
+    put_all(m_releases, part.helm_releases);
+    put_all(m_policies, part.cluster_policies);
+    for (std::string& note : part.meta.notes) m_snapshot.meta.notes.push_back(std::move(note));
+    if (part.autoscaler_status) m_snapshot.autoscaler_status = std::move(part.autoscaler_status);
+    m_kept += batch.kept;
+    m_skipped.insert(batch.skipped.begin(), batch.skipped.end());
+  }
 
   // Puts the records read into the snapshot; without it they are dropped (as on an error).
   void finish() {
@@ -256,33 +283,62 @@ void merge_documents(Snapshot& snapshot, const std::vector<nlohmann::json>& docu
   merger.finish();
 }
 
+namespace {
+
+// A batch's items decoded into its own part, on a worker thread. It stops at the first item
+// that has no kind while the List's is not yet known: that item and all after it wait.
+void decode_batch(ItemBatch& batch, SimdjsonDom& parser, const std::string& origin) {
+  Merger merger(batch.part, origin);
+  for (std::size_t i = 0; i < batch.items.size(); ++i) {
+    const std::optional<simdjson::dom::element> entry = parser.parse(batch.item(i));
+    if (!entry) throw NotWindowed{};
+    const std::optional<std::string> kind = list_item_kind(*entry, batch.list_kind);
+    if (!kind) {
+      batch.waits_from = i;
+      break;
+    }
+    merger.list_item(*entry, *kind, batch.first_index + i);
+  }
+  merger.finish();
+  batch.kept = merger.kept();
+  batch.skipped.assign(merger.skipped().begin(), merger.skipped().end());
+}
+
+// Worker threads for the items of one List: at L the decode is most of diagnose --from-file,
+// and items decode independently of each other.
+unsigned decode_workers() { return std::clamp(std::thread::hardware_concurrency(), 1u, 4u); }
+
+} // namespace
+
 bool merge_list_window(Snapshot& snapshot, const ReadBytes& read, const std::string& origin, std::size_t window) {
   Snapshot part; // merged into `snapshot` only once the whole List has been read
   try {
     Merger merger(part, origin);
-    SimdjsonDom parser;
-    std::size_t index = 0;
     // Items without a kind take the List's: API lists name it before their items, kubectl
     // after. Until it is known they wait, and so do all after them, to keep the order in
     // which the same object replaces its copy.
     std::vector<std::string> waiting;
+    auto ready = [&](ItemBatch& batch) {
+      if (waiting.empty() && batch.error) std::rethrow_exception(batch.error);
+      const std::size_t first_waiting = waiting.empty() ? batch.waits_from : 0;
+      if (waiting.empty()) merger.take(batch);
+      for (std::size_t i = first_waiting; i < batch.items.size(); ++i) waiting.emplace_back(batch.item(i));
+    };
+    // Batches of a sixteenth of the window, at most 256 KiB (~160 pods): every worker has one
+    // while the next is read, and the few in flight hold little.
+    ListBatches batches([&origin](ItemBatch& batch, SimdjsonDom& parser) { decode_batch(batch, parser, origin); },
+                        ready, std::clamp<std::size_t>(window / 16, 1, std::size_t{256} << 10), decode_workers());
+    std::size_t items = 0;
     const std::optional<ListHead> head = scan_list_items(read, [&](std::string_view raw, const ListHead& before) {
-      ++index;
-      std::optional<simdjson::dom::element> entry;
-      if (waiting.empty()) {
-        entry = parser.parse(raw);
-        if (!entry) throw NotWindowed{};
-      }
-      std::optional<std::string> kind = entry ? list_item_kind(*entry, before.kind) : std::nullopt;
-      if (kind)
-        merger.list_item(*entry, *kind, index);
-      else
-        waiting.emplace_back(raw);
+      ++items;
+      batches.add(raw, before.kind);
     }, window);
+    batches.finish();
     if (!head) return false;
     const std::optional<std::string> item_kind = kind_of_list_items(head->kind);
     if (!item_kind) return false;
-    index -= waiting.size();
+    std::size_t index = items - waiting.size();
+    SimdjsonDom parser;
     for (const std::string& raw : waiting) {
       std::optional<simdjson::dom::element> entry = parser.parse(raw);
       if (!entry) return false;

@@ -20,8 +20,9 @@ void merge_documents(Snapshot& snapshot, const std::vector<nlohmann::json>& docu
 
 // Merges the List (kind List or <Kind>List) that `read` gives, read through a window of
 // `window` bytes (list_window.hpp), each item decoded from simdjson straight into the typed
-// records. Returns false, having merged nothing, for any other input or anything that would
-// be an error: the caller then reads the input whole, which names the problem.
+// records, in batches on worker threads (list_batches.hpp) merged in the order read. Returns
+// false, having merged nothing, for any other input or anything that would be an error: the
+// caller then reads the input whole, which names the problem.
 bool merge_list_window(Snapshot& snapshot, const ReadBytes& read, const std::string& origin,
                        std::size_t window = std::size_t{4} << 20);
 

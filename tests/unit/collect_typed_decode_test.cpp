@@ -181,6 +181,11 @@ TEST_CASE("typed decode: items without a kind take their List's, named before or
                           "after.json");
   typed_decode_check_same(R"({"kind": "NodeList", "items": [{"metadata": {"name": "a"}}, {"kind": "Pod",
     "metadata": {"name": "p"}}, {"metadata": {"name": "a"}, "spec": {"unschedulable": true}}]})", "before.json");
+  // Items decoded (they name their kind) before one that must wait, in other batches: the
+  // waiting one and all after it are merged last, in order, replacing the earlier copy.
+  typed_decode_check_same(R"({"items": [{"kind": "Node", "metadata": {"name": "a"}}, {"kind": "Node",
+    "metadata": {"name": "c"}}, {"metadata": {"name": "b"}}, {"kind": "Node", "metadata": {"name": "a"},
+    "spec": {"unschedulable": true}}, {"metadata": {"name": "d"}}], "kind": "NodeList"})", "some-after.json");
 }
 
 TEST_CASE("typed decode: a bad item is named") {
