@@ -129,7 +129,7 @@ void group_selector_mismatch(const Context& ctx, const std::vector<Verdict>& ver
     const auto& [key, value] = *first->pod->spec.node_selector.begin();
     f->remedy = {fmt::format("If a GPU node group should take these pods, give its template the label {}={} (needed "
                              "to scale from zero).", key, value),
-                 tag_command("label/" + key, value)};
+                 tag_command(fmt::format("label/{}", key), std::string(value))};
   } else {
     f->remedy = {"Normal for CPU node groups; if a GPU group is among them, tag its template with the labels the "
                  "pod's affinity selects.", describe_status_command(ctx)};

@@ -228,7 +228,7 @@ Context make_context(const Snapshot& snapshot, const AnalyzeOptions& options) {
                                [&](const model::ClusterPolicy& p) { return p.config_name == cm.meta.name; });
     for (const auto& [key, value] : cm.data) {
       if (!looks_like_plugin_config(value)) continue;
-      ctx.sharing_configs.push_back({&cm, key, check_time_slicing_config(value), used});
+      ctx.sharing_configs.push_back({&cm, std::string(key), check_time_slicing_config(value), used});
     }
   }
 

@@ -54,7 +54,7 @@ std::string why_not(const model::DaemonSet& ds, const model::Node& node, bool* w
   if (!taints.empty()) return fmt::format("taint {} is not tolerated", model::to_string(taints.front()));
   if (!model::node_labels_match(spec.node_selector, node.meta.labels)) {
     std::vector<std::string> pairs;
-    for (const auto& [k, v] : spec.node_selector) pairs.push_back(k + "=" + v);
+    for (const auto& [k, v] : spec.node_selector) pairs.push_back(fmt::format("{}={}", k, v));
     return fmt::format("nodeSelector {} does not match", fmt::join(pairs, ","));
   }
   if (spec.required_affinity) {

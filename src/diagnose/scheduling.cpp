@@ -43,7 +43,7 @@ std::set<std::string> advertised_gpu_resources(const Context& ctx) {
 // nvidia.com/gpu.product pinned by the pod's nodeSelector, if any.
 std::string pinned_product(const model::PodSpec& spec) {
   const auto it = spec.node_selector.find(model::k_label_gpu_product);
-  return it == spec.node_selector.end() ? std::string{} : it->second;
+  return it == spec.node_selector.end() ? std::string{} : std::string(it->second);
 }
 
 // GS602 handles pods pinned to a product that nodes label "<product>-SHARED".
@@ -197,7 +197,7 @@ void gpu_selector_mismatch(const Context& ctx, std::vector<Finding>& out) {
     const bool any = !ctx.placement(p).admitted.empty();
     if (any || pinned_to_unshared_name(ctx, p.pod->spec)) continue;
     unmatched.push_back(&p);
-    for (const auto& [key, value] : p.pod->spec.node_selector) keys.insert(key);
+    for (const auto& [key, value] : p.pod->spec.node_selector) keys.emplace(key);
     if (p.pod->spec.required_affinity) {
       for (const auto& term : p.pod->spec.required_affinity->terms) {
         for (const auto& r : term.match_expressions) keys.insert(r.key);
@@ -212,7 +212,7 @@ void gpu_selector_mismatch(const Context& ctx, std::vector<Finding>& out) {
     f.objects.push_back(pod_ref(*p));
     if (f.evidence.size() >= 5) continue;
     std::vector<std::string> pairs;
-    for (const auto& [key, value] : p->pod->spec.node_selector) pairs.push_back(key + "=" + value);
+    for (const auto& [key, value] : p->pod->spec.node_selector) pairs.push_back(fmt::format("{}={}", key, value));
     f.evidence.push_back(fmt::format("{} nodeSelector: {}{}", qualified(p->pod->meta),
                                      pairs.empty() ? std::string("(none)") : name_list(pairs, 8),
                                      p->pod->spec.required_affinity ? "; plus required node affinity" : ""));

@@ -93,7 +93,7 @@ void selector_on_shared_product(const Context& ctx, std::vector<Finding>& out) {
   for (const PendingGpuPod& p : ctx.pending) {
     const auto it = p.pod->spec.node_selector.find(model::k_label_gpu_product);
     if (it == p.pod->spec.node_selector.end()) continue;
-    const std::string& product = it->second;
+    const std::string product(it->second);
     std::vector<std::string> shared;
     bool exact = false;
     for (const GpuNode& n : ctx.gpu_nodes) {

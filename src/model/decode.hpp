@@ -106,7 +106,7 @@ template <class J> Parsed<LabelSelector> label_selector(const J& selector) {
   auto match_labels = field(selector, "matchLabels");
   if (match_labels && !is_object(*match_labels)) return {std::nullopt, "matchLabels must be an object"};
   for (const auto& [key, value] : string_map_at(selector, "matchLabels"))
-    result.requirements.push_back({key, SelectorOp::in, {value}});
+    result.requirements.push_back({std::string(key), SelectorOp::in, {std::string(value)}});
   auto expressions = field(selector, "matchExpressions");
   if (expressions && !is_array(*expressions)) return {std::nullopt, "matchExpressions must be a list"};
   for (const auto& expression : array_at(selector, "matchExpressions")) {

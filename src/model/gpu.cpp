@@ -11,7 +11,7 @@ std::optional<int> label_int(const StringMap& labels, std::string_view key) {
   auto it = labels.find(key);
   if (it == labels.end()) return std::nullopt;
   int value = 0;
-  const std::string& text = it->second;
+  const std::string_view text = it->second;
   auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (error != std::errc{} || end != text.data() + text.size() || value < 0) return std::nullopt;
   return value;
@@ -20,7 +20,7 @@ std::optional<int> label_int(const StringMap& labels, std::string_view key) {
 std::optional<std::string> label_text(const StringMap& labels, std::string_view key) {
   auto it = labels.find(key);
   if (it == labels.end()) return std::nullopt;
-  return it->second;
+  return std::string(it->second);
 }
 
 std::optional<bool> label_bool(const StringMap& labels, std::string_view key) {

@@ -57,8 +57,9 @@ template <class J> StringMap string_map_at(const J& object, std::string_view key
   auto map = field(object, key);
   if (!map || !is_object(*map)) return result;
   JsonAccess<J>::for_each_member(*map, [&](std::string_view name, const J& value) {
-    result.insert_or_assign(std::string(name), JsonAccess<J>::text(value));
+    result.insert_or_assign(name, JsonAccess<J>::text(value));
   });
+  result.shrink_to_fit();
   return result;
 }
 

@@ -11,10 +11,10 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <gpuslice/model/string_map.hpp>
+
 namespace gpuslice::model {
 
-// Labels and annotations; a transparent comparator so string_view lookups don't allocate.
-using StringMap = std::map<std::string, std::string, std::less<>>;
 
 // The operators of label-selector and node-selector requirements.
 enum class SelectorOp { in, not_in, exists, does_not_exist, gt, lt };
