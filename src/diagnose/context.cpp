@@ -252,7 +252,7 @@ std::vector<model::Taint> blocking_taints(const model::PodSpec& spec, const mode
 std::pair<std::string, long long> main_gpu_request(const model::PodSpec& spec) {
   std::pair<std::string, long long> best{"", 0};
   for (const auto& [resource, quantity] : model::effective_gpu_requests(spec)) {
-    if (quantity.value() > best.second) best = {resource, quantity.value()};
+    if (quantity.value() > best.second) best = {std::string(resource), quantity.value()};
   }
   return best;
 }

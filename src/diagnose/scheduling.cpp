@@ -34,7 +34,7 @@ std::set<std::string> advertised_gpu_resources(const Context& ctx) {
   std::set<std::string> out;
   for (const model::Node& n : ctx.snapshot.nodes) {
     for (const auto& [resource, quantity] : n.allocatable) {
-      if (model::is_gpu_resource(resource) && quantity.value() > 0) out.insert(resource);
+      if (model::is_gpu_resource(resource) && quantity.value() > 0) out.emplace(resource);
     }
   }
   return out;

@@ -62,10 +62,11 @@ template <class J> ResourceList resource_list(const J& object) {
   JsonAccess<J>::for_each_member(object, [&](std::string_view name, const J& value) {
     std::optional<Quantity> q = Quantity::parse(JsonAccess<J>::text(value));
     if (q)
-      list.insert_or_assign(std::string(name), *q);
+      list.insert_or_assign(name, *q);
     else
-      list.erase(std::string(name)); // a later duplicate key replaces an earlier one
+      list.erase(name); // a later duplicate key replaces an earlier one
   });
+  list.shrink_to_fit();
   return list;
 }
 

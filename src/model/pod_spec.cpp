@@ -58,7 +58,7 @@ nlohmann::json volume_json(const Volume& v) {
 template <class Keep> ResourceList container_requests(const Container& c, const Keep& keep) {
   ResourceList result;
   for (const auto& [name, quantity] : c.requests)
-    if (keep(name)) result.emplace_hint(result.end(), name, quantity);
+    if (keep(name)) result.insert_or_assign(name, quantity);
   for (const auto& [name, quantity] : c.limits)
     if (keep(name)) result.emplace(name, quantity);
   return result;

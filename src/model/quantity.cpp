@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <gpuslice/model/quantity.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <limits>
@@ -180,6 +181,35 @@ Quantity& Quantity::operator+=(const Quantity& other) {
 Quantity quantity_of(const ResourceList& list, std::string_view resource) {
   auto it = list.find(resource);
   return it == list.end() ? Quantity{} : it->second;
+}
+
+Quantity& ResourceList::operator[](std::string_view name) {
+  std::size_t index = lower_bound(name);
+  if (index == size() || key_of(m_slots[index]) != name) insert_slot(index, name, Quantity{});
+  return m_slots[index].value;
+}
+
+bool ResourceList::insert_or_assign(std::string_view name, Quantity quantity) {
+  std::size_t index = lower_bound(name);
+  if (index < size() && key_of(m_slots[index]) == name) {
+    m_slots[index].value = quantity;
+    return false;
+  }
+  insert_slot(index, name, quantity);
+  return true;
+}
+
+bool ResourceList::emplace(std::string_view name, Quantity quantity) {
+  if (contains(name)) return false;
+  return insert_or_assign(name, quantity);
+}
+
+void ResourceList::shrink_to_fit() {
+  compact([](Slot&, auto&&) {});
+}
+
+bool operator==(const ResourceList& a, const ResourceList& b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
 }
 
 } // namespace gpuslice::model

@@ -4,10 +4,13 @@
 
 #include <compare>
 #include <cstdint>
-#include <map>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+
+#include <gpuslice/model/text_keyed.hpp>
 
 namespace gpuslice::model {
 
@@ -50,8 +53,44 @@ private:
   Format m_format = Format::decimal_si;
 };
 
-// Resource name -> quantity, as in requests, limits, capacity and allocatable.
-using ResourceList = std::map<std::string, Quantity, std::less<>>;
+// Resource name -> quantity, as in requests, limits, capacity and allocatable; sorted by name,
+// names in one buffer (model/text_keyed.hpp). Entries read as (name view, quantity).
+class ResourceList : public TextKeyed<Quantity> {
+public:
+  using key_type = std::string_view;
+  using mapped_type = Quantity;
+  using value_type = std::pair<std::string_view, Quantity>;
+  using size_type = std::size_t;
+  using const_iterator = EntryIterator<ResourceList>;
+  using iterator = const_iterator;
+
+  ResourceList() = default;
+  ResourceList(std::initializer_list<value_type> entries) {
+    for (const auto& [name, quantity] : entries) insert_or_assign(name, quantity);
+  }
+
+  const_iterator begin() const { return {this, 0}; }
+  const_iterator end() const { return {this, size()}; }
+  const_iterator find(std::string_view name) const { return {this, index_of(name)}; }
+  bool contains(std::string_view name) const { return index_of(name) != size(); }
+  std::size_t count(std::string_view name) const { return contains(name) ? 1 : 0; }
+
+  // The quantity of `name`, added as zero when absent (std::map's operator[]). The reference
+  // lasts until the list next gains an entry.
+  Quantity& operator[](std::string_view name);
+  // Sets name to quantity; true when the name is new.
+  bool insert_or_assign(std::string_view name, Quantity quantity);
+  // Adds name -> quantity unless the name is present; true when added.
+  bool emplace(std::string_view name, Quantity quantity);
+  std::size_t erase(std::string_view name) { return erase_key(name); }
+  void shrink_to_fit();
+
+  // Same names with equal amounts (Quantity's ==).
+  friend bool operator==(const ResourceList& a, const ResourceList& b);
+
+  // (name, quantity) of the entry at `index` < size(); what the iterators read.
+  value_type entry(std::size_t index) const { return {key_of(m_slots[index]), m_slots[index].value}; }
+};
 
 // The quantity of `resource` in `list`, zero when absent.
 Quantity quantity_of(const ResourceList& list, std::string_view resource);

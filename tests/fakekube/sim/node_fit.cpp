@@ -45,7 +45,7 @@ std::vector<std::string> resource_reasons(const model::ResourceList& requests,
     if (resource == "cpu" || resource == "memory" || resource == "ephemeral-storage" ||
         resource == "pods")
       continue;
-    if (short_of(resource)) reasons.push_back("Insufficient " + resource);
+    if (short_of(resource)) reasons.push_back("Insufficient " + std::string(resource));
   }
   return reasons;
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include <gpuslice/model/quantity.hpp>
 #include <gpuslice/model/string_map.hpp>
 
 using gpuslice::model::StringMap;
@@ -121,4 +122,28 @@ TEST_CASE("model::StringMap agrees with std::map under random edits") {
   CHECK(entries_of(map) == Entries(expected.begin(), expected.end()));
   StringMap copy(expected.begin(), expected.end());
   CHECK(copy == map);
+}
+
+TEST_CASE("model::ResourceList: operator[] adds zero, insert_or_assign replaces, emplace keeps") {
+  using gpuslice::model::Quantity;
+  using gpuslice::model::ResourceList;
+  ResourceList list{{"nvidia.com/gpu", Quantity::from_units(1)}, {"cpu", Quantity::from_milli(500)}};
+  CHECK(list.begin()->first == "cpu"); // sorted by name
+  list["nvidia.com/gpu"] += Quantity::from_units(2);
+  CHECK(list.find("nvidia.com/gpu")->second == Quantity::from_units(3));
+  CHECK(list["ephemeral-storage"].is_zero());
+  CHECK(list.size() == 3);
+  CHECK_FALSE(list.emplace("cpu", Quantity::from_units(8)));
+  CHECK(quantity_of(list, "cpu") == Quantity::from_milli(500));
+  CHECK_FALSE(list.insert_or_assign("cpu", Quantity::from_units(8)));
+  CHECK(quantity_of(list, "cpu") == Quantity::from_units(8));
+  CHECK(list.erase("ephemeral-storage") == 1);
+  CHECK(quantity_of(list, "ephemeral-storage").is_zero());
+  std::vector<std::string> names;
+  for (const auto& [name, quantity] : list) names.emplace_back(name);
+  CHECK(names == std::vector<std::string>{"cpu", "nvidia.com/gpu"});
+  ResourceList same{{"cpu", Quantity::parse("8000m").value()}, {"nvidia.com/gpu", Quantity::from_units(3)}};
+  list.shrink_to_fit();
+  CHECK(list == same); // amounts compare, not their text
+  CHECK_FALSE(list == ResourceList{{"cpu", Quantity::from_units(8)}});
 }
