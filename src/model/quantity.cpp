@@ -185,14 +185,14 @@ Quantity quantity_of(const ResourceList& list, std::string_view resource) {
 
 Quantity& ResourceList::operator[](std::string_view name) {
   std::size_t index = lower_bound(name);
-  if (index == size() || key_of(m_slots[index]) != name) insert_slot(index, name, Quantity{});
-  return m_slots[index].value;
+  if (index == size() || key_of(slot(index)) != name) insert_slot(index, name, Quantity{});
+  return slot(index).value;
 }
 
 bool ResourceList::insert_or_assign(std::string_view name, Quantity quantity) {
   std::size_t index = lower_bound(name);
-  if (index < size() && key_of(m_slots[index]) == name) {
-    m_slots[index].value = quantity;
+  if (index < size() && key_of(slot(index)) == name) {
+    slot(index).value = quantity;
     return false;
   }
   insert_slot(index, name, quantity);

@@ -2,6 +2,7 @@
 #include <gpuslice/model/string_map.hpp>
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -20,19 +21,19 @@ std::string_view StringMap::at(std::string_view key) const {
 bool StringMap::insert_or_assign(std::string_view key, std::string_view value) {
   std::size_t index = lower_bound(key);
   auto value_size = static_cast<std::uint32_t>(value.size());
-  if (index < size() && key_of(m_slots[index]) == key) {
-    string_map_detail::Span& span = m_slots[index].value;
-    if (value_size <= span.size) {
-      // Fits where the old value was; value may alias the buffer, so move, don't copy.
-      std::char_traits<char>::move(m_text.data() + span.at, value.data(), value.size());
+  if (index < size() && key_of(slot(index)) == key) {
+    if (value_size <= slot(index).value.size) {
+      // Fits where the old value was; value may alias the text, so move, don't copy.
+      std::memmove(text() + slot(index).value.at, value.data(), value.size());
+      slot(index).value.size = value_size;
     } else {
-      span.at = append(value);
+      std::uint32_t at = append(value); // may move the block: take the slot after
+      slot(index).value = {at, value_size};
     }
-    span.size = value_size;
     return false;
   }
   std::uint32_t value_at = insert_slot(index, key, {}, value);
-  m_slots[index].value = {value_at, value_size};
+  slot(index).value = {value_at, value_size};
   return true;
 }
 

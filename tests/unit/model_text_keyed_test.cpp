@@ -147,3 +147,23 @@ TEST_CASE("model::ResourceList: operator[] adds zero, insert_or_assign replaces,
   CHECK(list == same); // amounts compare, not their text
   CHECK_FALSE(list == ResourceList{{"cpu", Quantity::from_units(8)}});
 }
+
+TEST_CASE("model::StringMap copies, moves, and keys taken from the map itself") {
+  StringMap map;
+  for (int i = 0; i < 40; ++i) map.insert_or_assign("key-" + std::to_string(100 + i), std::string(i, 'v'));
+  // A key that is a view into the map, inserted while the map must grow to take it.
+  map.insert_or_assign(map.at("key-139").substr(0, 30), "from a view");
+  CHECK(map.at(std::string(39, 'v').substr(0, 30)) == "from a view");
+  StringMap copy = map;
+  CHECK(copy == map);
+  copy.insert_or_assign("key-100", "changed");
+  CHECK(map.at("key-100").empty()); // the copy owns its own text
+  StringMap moved = std::move(copy);
+  CHECK(moved.at("key-100") == "changed");
+  map = moved;
+  CHECK(map == moved);
+  map = StringMap{};
+  CHECK(map.empty());
+  CHECK(map.find("key-100") == map.end());
+  CHECK(map.erase("key-100") == 0);
+}

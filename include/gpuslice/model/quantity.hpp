@@ -89,7 +89,7 @@ public:
   friend bool operator==(const ResourceList& a, const ResourceList& b);
 
   // (name, quantity) of the entry at `index` < size(); what the iterators read.
-  value_type entry(std::size_t index) const { return {key_of(m_slots[index]), m_slots[index].value}; }
+  value_type entry(std::size_t index) const { return {key_of(slot(index)), slot(index).value}; }
 };
 
 // The quantity of `resource` in `list`, zero when absent.

@@ -64,8 +64,8 @@ public:
 
   // (key, value) of the entry at `index` < size(); what the iterators read.
   value_type entry(std::size_t index) const {
-    const Slot& slot = m_slots[index];
-    return {key_of(slot), text_at(slot.value.at, slot.value.size)};
+    const Slot& s = slot(index);
+    return {key_of(s), text_at(s.value.at, s.value.size)};
   }
 };
 
