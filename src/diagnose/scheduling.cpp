@@ -61,6 +61,7 @@ void gpu_pods_pending(const Context& ctx, std::vector<Finding>& out) {
   Finding f = make_finding(FindingCode::GS100,
                            fmt::format("{} pod(s) requesting a GPU are Pending", ctx.pending.size()));
   std::vector<std::pair<std::string, std::string>> lines;
+  f.objects.reserve(ctx.pending.size());
   for (const PendingGpuPod& p : ctx.pending) {
     f.objects.push_back(pod_ref(p));
     const std::string ask = fmt::format("request {} {}", p.view.gpu_request, p.view.resource);
@@ -88,6 +89,7 @@ void insufficient_gpu(const Context& ctx, std::vector<Finding>& out) {
                            fmt::format("the scheduler reports Insufficient {} for {} pending pod(s)",
                                        *resources.begin(), short_pods.size()));
   std::vector<std::pair<std::string, std::string>> lines;
+  f.objects.reserve(short_pods.size());
   for (const PendingGpuPod* p : short_pods) {
     f.objects.push_back(pod_ref(*p));
     lines.push_back(quoted_verdict(*p));
@@ -167,6 +169,7 @@ void untolerated_gpu_taint(const Context& ctx, std::vector<Finding>& out) {
   Finding f = make_finding(FindingCode::GS102,
                            fmt::format("{} pending GPU pod(s) do not tolerate the taint every fitting GPU node carries ({})",
                                        blocked.size(), name_list({taints.begin(), taints.end()}, 3)));
+  f.objects.reserve(blocked.size());
   for (const PendingGpuPod* p : blocked) {
     f.objects.push_back(pod_ref(*p));
     if (f.evidence.size() >= 5) continue;
@@ -208,6 +211,7 @@ void gpu_selector_mismatch(const Context& ctx, std::vector<Finding>& out) {
   Finding f = make_finding(FindingCode::GS103,
                            fmt::format("{} pending GPU pod(s) select no GPU node by nodeSelector/affinity",
                                        unmatched.size()));
+  f.objects.reserve(unmatched.size());
   for (const PendingGpuPod* p : unmatched) {
     f.objects.push_back(pod_ref(*p));
     if (f.evidence.size() >= 5) continue;
@@ -242,6 +246,7 @@ void resource_not_advertised(const Context& ctx, std::vector<Finding>& out) {
                                    name_list({advertised.begin(), advertised.end()})))
         : make_finding(FindingCode::GS104,
                        fmt::format("no node advertises {}, which {} pending pod(s) request", resource, pods.size()));
+    f.objects.reserve(pods.size());
     for (const PendingGpuPod* p : pods) f.objects.push_back(pod_ref(*p));
     for (const GpuNode& n : ctx.gpu_nodes) {
       if (f.evidence.size() >= 5) break;

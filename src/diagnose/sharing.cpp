@@ -212,6 +212,7 @@ void non_gpu_pods_on_gpu_nodes(const Context& ctx, std::vector<Finding>& out) {
   if (squatters.empty()) return;
   Finding f = make_finding(FindingCode::GS303,
                            fmt::format("{} pod(s) that request no GPU run on GPU nodes", squatters.size()));
+  f.objects.reserve(squatters.size());
   for (const model::Pod* pod : squatters) {
     f.objects.push_back(object_ref("Pod", pod->meta));
     if (f.evidence.size() < 8) f.evidence.push_back(fmt::format("{} on {}", qualified(pod->meta), pod->spec.node_name));
