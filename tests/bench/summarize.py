@@ -58,7 +58,7 @@ def table(raw, sizes, qps_min):
             if name == "diagnose-live" and "b:curl" in med:
                 vs_b = f"{wall / med['b:curl']:.2f}×"
             if name == "diagnose-file" and "c:parse-floor" in med:
-                vs_c = f"{med['c:parse-floor'] / wall:.0%} of its MB/s; RSS {max(r['rss']) * 1024 / files[size][1]:.1f}× file"
+                vs_c = f"{med['c:parse-floor'] / wall:.0%} of its MB/s; RSS {max(r['rss']) * 1024 / files[size][1]:.2f}× file"
             vs_q = ""
             if (size, name) in floors:
                 floor = floors[(size, name)]
