@@ -8,6 +8,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <gpuslice/model/word.hpp>
+
 namespace gpuslice::model {
 
 // A node taint; effect is NoSchedule, PreferNoSchedule or NoExecute (kept verbatim).
@@ -19,12 +21,13 @@ struct Taint {
   bool operator==(const Taint&) const = default;
 };
 
-// A pod toleration; operator "" means Equal.
+// A pod toleration; operator "" means Equal. Words (model/word.hpp): a pod's tolerations are
+// nearly always a few well-known ones, and 17,000 pods hold ~50,000 of them.
 struct Toleration {
-  std::string key;
-  std::string op;
-  std::string value;
-  std::string effect;
+  Word key;
+  Word op;
+  Word value;
+  Word effect;
   std::optional<long long> toleration_seconds;
   bool operator==(const Toleration&) const = default;
 };
