@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // StringMap: labels, annotations, nodeSelector and ConfigMap data — text keys to text values,
-// sorted by key, held in one text buffer plus a sorted array of offsets.
+// sorted by key, held in one block of sorted offsets and text (model/text_keyed.hpp).
 //
 // Why not std::map<std::string, std::string>: a node's 22 labels were 22 tree nodes plus up to
-// 44 heap strings (~4 KB); here they are two allocations (~1.3 KB). At 5,000 nodes and 17,000
+// 44 heap strings (~4 KB); here they are one allocation (~1.3 KB). At 5,000 nodes and 17,000
 // pods that was ~20 MB of `diagnose --from-file`'s peak. Entries are read as string_views into
-// the buffer, valid until the map is next changed.
+// the block, valid until the map is next changed.
 #pragma once
 
 #include <cstdint>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // TextKeyed<V>: the storage under StringMap and ResourceList — small maps from text keys, sorted
-// by key, whose key text sits in one buffer and whose entries are one array of (key offset,
-// value) slots. Two allocations a map instead of a tree node and heap strings an entry: at
-// 5,000 nodes and 17,000 pods that difference was tens of MB of `diagnose --from-file`'s peak.
+// by key, whose key text and sorted (key offset, value) slots share one allocation. One
+// allocation a map instead of a tree node and heap strings an entry: at 5,000 nodes and 17,000
+// pods that difference was tens of MB of `diagnose --from-file`'s peak.
 #pragma once
 
 #include <algorithm>
