@@ -28,6 +28,12 @@ void ListBatches::add(std::string_view raw, std::string_view list_kind) {
     m_filling = std::make_unique<ItemBatch>();
     m_filling->list_kind = std::string(list_kind);
     m_filling->first_index = m_next_index;
+    if (!m_spare_text.empty()) {
+      m_filling->text = std::move(m_spare_text.back());
+      m_spare_text.pop_back();
+    } else {
+      m_filling->text.reserve(m_batch_bytes + m_batch_bytes / 4);
+    }
   }
   m_filling->items.emplace_back(m_filling->text.size(), raw.size());
   m_filling->text.append(raw);
@@ -66,6 +72,10 @@ void ListBatches::hand_back(std::size_t limit) {
       m_out.pop_front();
     }
     m_ready(*oldest);
+    // Its text's room serves a later batch: a new one would be fresh pages to fault in, and
+    // a batch is filled a few KiB at a time.
+    oldest->text.clear();
+    m_spare_text.push_back(std::move(oldest->text));
   }
 }
 

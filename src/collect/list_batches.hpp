@@ -19,6 +19,8 @@
 
 #include <gpuslice/snapshot.hpp>
 
+#include "collect/record_gather.hpp"
+
 namespace gpuslice::collect {
 
 class SimdjsonDom;
@@ -30,7 +32,8 @@ struct ItemBatch {
   std::size_t first_index = 1;                           // the List position of the first item
 
   // Filled by the worker that decodes the batch.
-  Snapshot part;
+  RecordBlocks blocks;                                   // the records
+  Snapshot part;                                         // notes and the autoscaler status
   std::size_t kept = 0;
   std::vector<std::string> skipped;                      // kinds of items diagnose does not read
   std::size_t waits_from = static_cast<std::size_t>(-1); // first item that waits for the List's kind
@@ -66,6 +69,7 @@ private:
   std::size_t m_max_out;
   std::size_t m_next_index = 1;
   std::unique_ptr<ItemBatch> m_filling;
+  std::vector<std::string> m_spare_text; // the texts of batches handed back, cleared
 
   std::mutex m_mutex;
   std::condition_variable m_work;

@@ -134,13 +134,15 @@ private:
       m_size -= m_mark - m_base;
       m_base = m_mark;
     }
-    if (m_capacity - m_size < m_block) { // an item larger than the window: grow it
+    // Grown only when an item fills half of it: the bytes kept from the last read are less
+    // than an item, and reading a little less than a block costs less than fresh pages.
+    if (m_capacity - m_size < m_block / 2 + 1) {
       m_capacity = std::max(2 * m_capacity, m_size + m_block);
       std::unique_ptr<char[]> larger = std::make_unique_for_overwrite<char[]>(m_capacity);
       if (m_size > 0) std::memcpy(larger.get(), m_buffer.get(), m_size);
       m_buffer = std::move(larger);
     }
-    const std::size_t got = m_read(m_buffer.get() + m_size, m_block);
+    const std::size_t got = m_read(m_buffer.get() + m_size, std::min(m_block, m_capacity - m_size));
     m_size += got;
     return got > 0;
   }

@@ -34,13 +34,26 @@ using model::json_read::is_object;
 const nlohmann::json& as_nlohmann(const nlohmann::json& object) { return object; }
 nlohmann::json as_nlohmann(simdjson::dom::element object) { return json_of_simdjson(object); }
 
+// A gather for each record list of a Snapshot, named as its lists (see record_lists.hpp).
+struct SnapshotGathers {
+  explicit SnapshotGathers(Snapshot& s)
+      : nodes(s.nodes), pods(s.pods), events(s.events), daemonsets(s.daemonsets), deployments(s.deployments),
+        statefulsets(s.statefulsets), configmaps(s.configmaps), helm_releases(s.helm_releases),
+        cluster_policies(s.cluster_policies) {}
+  RecordGather<model::Node> nodes;
+  RecordGather<model::Pod> pods;
+  RecordGather<model::Event> events;
+  RecordGather<model::DaemonSet> daemonsets;
+  RecordGather<model::Workload> deployments;
+  RecordGather<model::Workload> statefulsets;
+  RecordGather<model::ConfigMap> configmaps;
+  RecordGather<model::HelmRelease> helm_releases;
+  RecordGather<model::ClusterPolicy> cluster_policies;
+};
+
 class Merger {
 public:
-  Merger(Snapshot& snapshot, const std::string& origin)
-      : m_snapshot(snapshot), m_origin(origin), m_nodes(snapshot.nodes), m_pods(snapshot.pods),
-        m_events(snapshot.events), m_daemonsets(snapshot.daemonsets), m_deployments(snapshot.deployments),
-        m_statefulsets(snapshot.statefulsets), m_configmaps(snapshot.configmaps),
-        m_releases(snapshot.helm_releases), m_policies(snapshot.cluster_policies) {}
+  Merger(Snapshot& snapshot, const std::string& origin) : m_snapshot(snapshot), m_origin(origin), m_lists(snapshot) {}
 
   // Merges a document; `position` says where it sits for error messages.
   void document(const nlohmann::json& object, const std::string& position) {
@@ -64,23 +77,11 @@ public:
   std::size_t kept() const { return m_kept; }
   const std::set<std::string>& skipped() const { return m_skipped; }
 
-  // What a batch of items decoded by another Merger (its finish() done): its records after
-  // those taken so far, in its order; its notes; its counts.
+  // What a batch of items decoded by another Merger (its records handed over): its records
+  // after those taken so far, in its order; its notes; its counts.
   void take(ItemBatch& batch) {
+    for_each_record_list([](auto& gather, auto& blocks) { gather.take(blocks); }, m_lists, batch.blocks);
     Snapshot& part = batch.part;
-    auto put_all = [](auto& gather, auto& records) {
-      for (auto& record : records) gather.put(std::move(record));
-      std::decay_t<decltype(records)>().swap(records);
-    };
-    put_all(m_nodes, part.nodes);
-    put_all(m_pods, part.pods);
-    put_all(m_events, part.events);
-    put_all(m_daemonsets, part.daemonsets);
-    put_all(m_deployments, part.deployments);
-    put_all(m_statefulsets, part.statefulsets);
-    put_all(m_configmaps, part.configmaps);
-    put_all(m_releases, part.helm_releases);
-    put_all(m_policies, part.cluster_policies);
     for (std::string& note : part.meta.notes) m_snapshot.meta.notes.push_back(std::move(note));
     if (part.autoscaler_status) m_snapshot.autoscaler_status = std::move(part.autoscaler_status);
     m_kept += batch.kept;
@@ -89,16 +90,16 @@ public:
 
   // Puts the records read into the snapshot; without it they are dropped (as on an error).
   void finish() {
-    m_nodes.finish();
-    m_pods.finish();
-    m_events.finish();
-    m_daemonsets.finish();
-    m_deployments.finish();
-    m_statefulsets.finish();
-    m_configmaps.finish();
-    m_releases.finish();
-    m_policies.finish();
+    for_each_record_list([](auto& gather) { gather.finish(); }, m_lists);
   }
+
+  // Instead of finish(): the records read, in blocks, for another Merger to take().
+  void hand_over(RecordBlocks& to) {
+    for_each_record_list([](auto& gather, auto& blocks) { gather.hand_over(blocks); }, m_lists, to);
+  }
+
+  // At most `count` more items will be read: a new block of records need hold no more.
+  void expect_at_most(std::size_t count) { m_at_most = count; }
 
 private:
   void list(const nlohmann::json& object, const std::string& item_kind, const std::string& position) {
@@ -168,13 +169,13 @@ private:
   template <class J> void item(const J& object, const std::string& kind) {
     namespace decode = model::decode;
     ++m_kept;
-    if (kind == "Node") return m_nodes.put(decode::node(object));
-    if (kind == "Pod") return m_pods.put(decode::pod(object));
-    if (kind == "Event") return m_events.put(decode::event(object));
-    if (kind == "DaemonSet") return m_daemonsets.put(decode::daemonset(object));
-    if (kind == "Deployment") return m_deployments.put(decode::workload(object, kind));
-    if (kind == "StatefulSet") return m_statefulsets.put(decode::workload(object, kind));
-    if (kind == "ClusterPolicy") return m_policies.put(decode::cluster_policy(object));
+    if (kind == "Node") return m_lists.nodes.put(decode::node(object), m_at_most);
+    if (kind == "Pod") return m_lists.pods.put(decode::pod(object), m_at_most);
+    if (kind == "Event") return m_lists.events.put(decode::event(object), m_at_most);
+    if (kind == "DaemonSet") return m_lists.daemonsets.put(decode::daemonset(object), m_at_most);
+    if (kind == "Deployment") return m_lists.deployments.put(decode::workload(object, kind), m_at_most);
+    if (kind == "StatefulSet") return m_lists.statefulsets.put(decode::workload(object, kind), m_at_most);
+    if (kind == "ClusterPolicy") return m_lists.cluster_policies.put(decode::cluster_policy(object), m_at_most);
     if (kind == "ConfigMap") return configmap(decode::configmap(object));
     if (kind == "Secret" && secret(object)) return;
     --m_kept;
@@ -182,7 +183,7 @@ private:
   }
 
   void configmap(model::ConfigMap map) {
-    if (map.meta.name != k_autoscaler_status_name) return m_configmaps.put(std::move(map));
+    if (map.meta.name != k_autoscaler_status_name) return m_lists.configmaps.put(std::move(map), m_at_most);
     AutoscalerStatus status;
     status.ns = map.meta.ns;
     auto text = map.data.find("status");
@@ -203,21 +204,14 @@ private:
       m_snapshot.meta.notes.push_back(fmt::format("{}: {}", m_origin, release.error));
       return true;
     }
-    m_releases.put(std::move(*release.value));
+    m_lists.helm_releases.put(std::move(*release.value), m_at_most);
     return true;
   }
 
   Snapshot& m_snapshot;
   const std::string& m_origin;
-  RecordGather<model::Node> m_nodes;
-  RecordGather<model::Pod> m_pods;
-  RecordGather<model::Event> m_events;
-  RecordGather<model::DaemonSet> m_daemonsets;
-  RecordGather<model::Workload> m_deployments;
-  RecordGather<model::Workload> m_statefulsets;
-  RecordGather<model::ConfigMap> m_configmaps;
-  RecordGather<model::HelmRelease> m_releases;
-  RecordGather<model::ClusterPolicy> m_policies;
+  SnapshotGathers m_lists;
+  std::size_t m_at_most = 0; // 0: unknown
   std::size_t m_kept = 0;
   std::set<std::string> m_skipped;
 };
@@ -297,9 +291,10 @@ void decode_batch(ItemBatch& batch, SimdjsonDom& parser, const std::string& orig
       batch.waits_from = i;
       break;
     }
+    merger.expect_at_most(batch.items.size() - i);
     merger.list_item(*entry, *kind, batch.first_index + i);
   }
-  merger.finish();
+  merger.hand_over(batch.blocks);
   batch.kept = merger.kept();
   batch.skipped.assign(merger.skipped().begin(), merger.skipped().end());
 }

@@ -16,14 +16,17 @@
 
 #include <sys/mman.h>
 
+#include <gpuslice/snapshot.hpp>
+
 namespace gpuslice::collect {
 
 // Large blocks straight from the kernel, so that freeing one gives its pages back at once:
 // from malloc they would stay in the process (glibc raises its mmap threshold once the first
-// big buffer is freed) and add to the peak while the records move into the final list.
+// big buffer is freed) and add to the peak while the records move into the final list. A
+// worker's block of one batch of pods (~160) is ~140 KB: above the threshold.
 template <class T> struct PageAllocator {
   using value_type = T;
-  static constexpr std::size_t k_page_bytes = std::size_t{256} << 10;
+  static constexpr std::size_t k_page_bytes = std::size_t{64} << 10;
   PageAllocator() = default;
   template <class U> explicit PageAllocator(const PageAllocator<U>&) noexcept {}
   T* allocate(std::size_t n) {
@@ -108,14 +111,33 @@ template <class T> class RecordGather {
 public:
   explicit RecordGather(std::vector<T>& items) : m_items(items) {}
 
-  void put(T item) {
+  // `at_most`, when known (the items left in a worker's batch), sizes a new block to hold
+  // all the records still to come, so that a batch of one kind fills a single block.
+  void put(T item, std::size_t at_most = 0) {
     if (m_blocks.empty() || m_blocks.back().size() == m_blocks.back().capacity()) {
       // Small first blocks: most merges bring a few records.
-      std::size_t size = std::clamp<std::size_t>(m_count, 8, k_block_bytes / sizeof(T) + 1);
+      const std::size_t largest = k_block_bytes / sizeof(T) + 1;
+      std::size_t size = at_most > 0 ? std::min(at_most, largest) : std::clamp<std::size_t>(m_count, 8, largest);
       m_blocks.emplace_back().reserve(size);
     }
     m_blocks.back().push_back(std::move(item));
     ++m_count;
+  }
+
+  // Hands the blocks gathered so far to another gather (not to the list): records decoded on
+  // a worker then move once, into the final list, and not block by block between gathers.
+  void hand_over(std::vector<RecordBlock<T>>& to) {
+    for (RecordBlock<T>& block : m_blocks) to.push_back(std::move(block));
+    m_blocks.clear();
+    m_count = 0;
+  }
+  // Takes blocks handed over, after the records put so far.
+  void take(std::vector<RecordBlock<T>>& from) {
+    for (RecordBlock<T>& block : from) {
+      m_count += block.size();
+      m_blocks.push_back(std::move(block));
+    }
+    from.clear();
   }
 
   // Moves what put() gathered into the list and replaces earlier copies of the same objects.
@@ -131,6 +153,20 @@ private:
   std::vector<T>& m_items;
   std::vector<RecordBlock<T>> m_blocks;
   std::size_t m_count = 0;
+};
+
+// Records of each Snapshot list in blocks, on their way from a worker to the merge; its
+// members are named as the Snapshot's (for_each_record_list treats both alike).
+struct RecordBlocks {
+  std::vector<RecordBlock<model::Node>> nodes;
+  std::vector<RecordBlock<model::Pod>> pods;
+  std::vector<RecordBlock<model::Event>> events;
+  std::vector<RecordBlock<model::DaemonSet>> daemonsets;
+  std::vector<RecordBlock<model::Workload>> deployments;
+  std::vector<RecordBlock<model::Workload>> statefulsets;
+  std::vector<RecordBlock<model::ConfigMap>> configmaps;
+  std::vector<RecordBlock<model::HelmRelease>> helm_releases;
+  std::vector<RecordBlock<model::ClusterPolicy>> cluster_policies;
 };
 
 } // namespace gpuslice::collect

@@ -39,6 +39,23 @@ TEST_CASE("collect::ListBatches") {
     REQUIRE(first_indexes.size() == 40); // batches of one byte or more: one item each
     for (std::size_t i = 0; i < first_indexes.size(); ++i) CHECK(first_indexes[i] == i + 1);
   }
+  SUBCASE("a batch's text is reused for later batches without the earlier items in it") {
+    std::vector<std::string> sent, seen;
+    {
+      ListBatches batches([](ItemBatch&, SimdjsonDom&) {},
+                          [&](ItemBatch& batch) {
+                            for (std::size_t i = 0; i < batch.items.size(); ++i) seen.emplace_back(batch.item(i));
+                          },
+                          64, 2);
+      for (int i = 0; i < 300; ++i) {
+        // Items of many lengths, some longer than a batch.
+        sent.push_back("{\"n\":\"" + std::string(static_cast<std::size_t>(i * 7 % 150), 'a' + static_cast<char>(i % 26)) + "\"}");
+        batches.add(sent.back(), "");
+      }
+      batches.finish();
+    }
+    CHECK(seen == sent);
+  }
   SUBCASE("a batch takes the List kind known when its items were read") {
     std::vector<std::string> kinds;
     ListBatches batches([](ItemBatch&, SimdjsonDom&) {}, [&](ItemBatch& batch) { kinds.push_back(batch.list_kind); },

@@ -107,3 +107,29 @@ TEST_CASE("collect: the same object in a later document or file replaces its cop
     CHECK(gather_pod_names(s.pods) == "a=2 b=1 c=3 ");
   }
 }
+
+TEST_CASE("collect::RecordGather: blocks handed over from other gathers keep read order and copies replace") {
+  std::vector<model::Node> unused_a, unused_b, nodes;
+  collect::RecordGather<model::Node> first(unused_a);
+  collect::RecordGather<model::Node> second(unused_b);
+  // A worker that knows how many items are left sizes one block to hold them all.
+  for (int i = 0; i < 3; ++i) first.put(gather_node("a" + std::to_string(i), "1"), 3 - static_cast<std::size_t>(i));
+  second.put(gather_node("b0", "1"));
+  second.put(gather_node("a1", "2")); // a copy of a1, read later
+  std::vector<collect::RecordBlock<model::Node>> from_first, from_second;
+  first.hand_over(from_first);
+  second.hand_over(from_second);
+  REQUIRE(from_first.size() == 1);
+  CHECK(from_first[0].capacity() == 3);
+
+  collect::RecordGather<model::Node> merged(nodes);
+  merged.put(gather_node("z", "1"));
+  merged.take(from_first);
+  merged.take(from_second);
+  merged.put(gather_node("c", "1"));
+  CHECK(from_first.empty());
+  merged.finish();
+  CHECK(gather_names(nodes) == "z=1 a0=1 a1=2 a2=1 b0=1 c=1 ");
+  first.finish(); // handed over: nothing left to put in its list
+  CHECK(unused_a.empty());
+}
