@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "collect/simdjson_access.hpp"
 
+#include <cstring>
+
 #include <nlohmann/json.hpp>
 
 namespace gpuslice::model::json_read {
@@ -31,9 +33,16 @@ const EmptyValues& empty_values() {
 std::optional<SimdElement> JsonAccess<SimdElement>::member(const SimdElement& object, std::string_view key) {
   if (!is_object(object)) return std::nullopt;
   std::optional<SimdElement> found;
-  // Every key is compared: the last duplicate wins, as nlohmann's parser keeps it.
-  for (simdjson::dom::key_value_pair pair : simdjson::dom::object(object))
-    if (pair.key == key) found = pair.value;
+  // Every key is compared: the last duplicate wins, as nlohmann's parser keeps it. A decoder
+  // asks an object for each of its fields in turn, so this runs for most keys of every item:
+  // the length and the first and last bytes rule out nearly all before a memcmp.
+  const simdjson::dom::object members(object);
+  for (auto it = members.begin(), end = members.end(); it != end; ++it) {
+    const std::string_view name = it.key();
+    if (name.size() != key.size()) continue;
+    if (!key.empty() && (name.front() != key.front() || name.back() != key.back())) continue;
+    if (std::memcmp(name.data(), key.data(), key.size()) == 0) found = it.value();
+  }
   if (found && found->is_null()) return std::nullopt;
   return found;
 }
