@@ -2,6 +2,13 @@
 // Runs every analyzer over one Context and orders the findings: worst severity first, then
 // by code, so the first line a paged SRE reads is the most pressing one.
 #include <algorithm>
+#include <array>
+#include <atomic>
+#include <exception>
+#include <system_error>
+#include <iterator>
+#include <thread>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -11,13 +18,57 @@
 
 namespace gpuslice::diagnose {
 
+namespace {
+
+using Analyzer = void (*)(const Context&, std::vector<Finding>&);
+constexpr std::array<Analyzer, 7> k_analyzers = {find_scheduling, find_autoscaler, find_sharing, find_device_plugin,
+                                                 find_nodes,      find_workloads,  find_observability};
+
+// The analyzers only read the context, and each writes its own list: they run side by side
+// (at 5,000 nodes four of them take 6-9 ms each), and their findings are joined in the order
+// above, so the result is the same as one after the other.
+std::vector<Finding> run_analyzers(const Context& ctx) {
+  std::array<std::vector<Finding>, k_analyzers.size()> found;
+  std::array<std::exception_ptr, k_analyzers.size()> failed;
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i = next++; i < k_analyzers.size(); i = next++) {
+      try {
+        k_analyzers[i](ctx, found[i]);
+      } catch (...) {
+        failed[i] = std::current_exception();
+      }
+    }
+  };
+  const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 4u);
+  std::vector<std::thread> helpers;
+  for (unsigned t = 1; t < threads; ++t) {
+    try {
+      helpers.emplace_back(work);
+    } catch (const std::system_error&) {
+      break; // no thread to be had: fewer run side by side
+    }
+  }
+  work();
+  for (std::thread& helper : helpers) helper.join();
+
+  std::vector<Finding> findings;
+  std::size_t total = 0;
+  for (const std::vector<Finding>& part : found) total += part.size();
+  findings.reserve(total);
+  for (std::size_t i = 0; i < k_analyzers.size(); ++i) {
+    if (failed[i]) std::rethrow_exception(failed[i]); // the first failure, as when run in turn
+    std::move(found[i].begin(), found[i].end(), std::back_inserter(findings));
+  }
+  return findings;
+}
+
+} // namespace
+
 Diagnosis analyze(const Snapshot& snapshot, const AnalyzeOptions& options) {
   Context ctx = make_context(snapshot, options);
   Diagnosis d;
-  for (auto* analyzer : {find_scheduling, find_autoscaler, find_sharing, find_device_plugin, find_nodes,
-                         find_workloads, find_observability}) {
-    analyzer(ctx, d.findings);
-  }
+  d.findings = run_analyzers(ctx);
   std::stable_sort(d.findings.begin(), d.findings.end(), [](const Finding& a, const Finding& b) {
     return a.severity != b.severity ? a.severity < b.severity : a.code < b.code;
   });
