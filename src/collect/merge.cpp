@@ -2,6 +2,7 @@
 // Merging API objects (single, List, <Kind>List, our snapshot) into a Snapshot. The same
 // object read twice (two overlapping files) replaces the earlier copy instead of doubling.
 #include <algorithm>
+#include <future>
 #include <optional>
 #include <set>
 #include <thread>
@@ -90,7 +91,14 @@ public:
 
   // Puts the records read into the snapshot; without it they are dropped (as on an error).
   void finish() {
-    for_each_record_list([](auto& gather) { gather.finish(); }, m_lists);
+    if (m_lists.pods.size() < k_pods_aside) return for_each_record_list([](auto& gather) { gather.finish(); }, m_lists);
+    // Many pods (most of the records of a large List): their move into the list, and the
+    // search for their copies, run on a thread of their own beside the other lists'.
+    std::future<void> pods = std::async(std::launch::async, [this] { m_lists.pods.finish(); });
+    for_each_record_list([](auto& gather) {
+      if constexpr (!std::is_same_v<std::decay_t<decltype(gather)>, RecordGather<model::Pod>>) gather.finish();
+    }, m_lists);
+    pods.get();
   }
 
   // Instead of finish(): the records read, in blocks, for another Merger to take().
@@ -210,6 +218,7 @@ private:
 
   Snapshot& m_snapshot;
   const std::string& m_origin;
+  static constexpr std::size_t k_pods_aside = 4096;
   SnapshotGathers m_lists;
   std::size_t m_at_most = 0; // 0: unknown
   std::size_t m_kept = 0;

@@ -131,6 +131,9 @@ public:
     m_blocks.clear();
     m_count = 0;
   }
+  // Records gathered and not yet in the list.
+  std::size_t size() const { return m_count; }
+
   // Takes blocks handed over, after the records put so far.
   void take(std::vector<RecordBlock<T>>& from) {
     for (RecordBlock<T>& block : from) {

@@ -38,6 +38,8 @@ nlohmann::json gather_pod(const std::string& name, const std::string& uid) {
   return pod;
 }
 
+nlohmann::json gather_node_json() { return NodeBuilder("gpu-1").json(); }
+
 std::string gather_pod_names(const std::vector<model::Pod>& pods) {
   std::string names;
   for (const model::Pod& pod : pods) names += pod.meta.name + "=" + pod.meta.uid + " ";
@@ -105,6 +107,24 @@ TEST_CASE("collect: the same object in a later document or file replaces its cop
     Snapshot s = collect::load_snapshot_files({first, second});
     std::filesystem::remove_all(dir);
     CHECK(gather_pod_names(s.pods) == "a=2 b=1 c=3 ");
+  }
+  SUBCASE("a List of more pods than are moved on the reading thread (their own thread moves them)") {
+    const std::filesystem::path dir = std::filesystem::path(GPUSLICE_BINARY_DIR) / "collect-gather-many";
+    std::filesystem::create_directories(dir);
+    const std::string path = (dir / "many.json").string();
+    nlohmann::json items = nlohmann::json::array();
+    for (int i = 0; i < 6000; ++i) items.push_back(gather_pod("p" + std::to_string(i), "1"));
+    items.push_back(gather_pod("p17", "2")); // a later copy keeps the first place
+    items.push_back(gather_node_json());
+    std::ofstream(path) << list_of(items.get<std::vector<nlohmann::json>>()).dump();
+    Snapshot s = collect::load_snapshot_files({path});
+    std::filesystem::remove_all(dir);
+    REQUIRE(s.pods.size() == 6000);
+    CHECK(s.pods[0].meta.name == "p0");
+    CHECK(gather_pod_names({s.pods[17]}) == "p17=2 ");
+    CHECK(s.pods.back().meta.name == "p5999");
+    REQUIRE(s.nodes.size() == 1);
+    CHECK(s.nodes[0].meta.name == "gpu-1");
   }
 }
 
