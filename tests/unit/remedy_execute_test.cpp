@@ -145,6 +145,61 @@ TEST_CASE("remedy::execute keeps a concurrent writer's taint and retries on 409"
   CHECK(after_undo[0]["key"] == "dedicated");
 }
 
+TEST_CASE("remedy::execute reads a step's patch targets side by side before it writes them") {
+  kube_test::Cluster cluster(incident());
+  kube_test::TempDir dir;
+  auto client = cluster.admin();
+  remedy::Plan plan;
+  plan.steps.push_back(remedy::plan_nodes_taint(collect::collect(*client, {}), {}, {}));
+  const std::size_t nodes = plan.steps[0].changes.size();
+  REQUIRE(nodes >= 2);
+  cluster.server.clear_request_log();
+  remedy::Journal journal(dir.path.string(), {{"command", "nodes taint"}});
+  remedy::ExecuteOptions options;
+  options.journal = &journal;
+  const remedy::ExecuteResult result = remedy::execute(plan, *client, options);
+  REQUIRE(result.complete());
+  CHECK(result.mutations == static_cast<int>(nodes));
+  const std::vector<fakekube::LoggedRequest> log = cluster.server.request_log();
+  REQUIRE(log.size() == 2 * nodes);
+  for (std::size_t i = 0; i < log.size(); ++i) {
+    CAPTURE(i);
+    CHECK(log[i].method == (i < nodes ? "GET" : "PUT"));
+  }
+  for (const remedy::ChangeOutcome& outcome : result.outcomes) CHECK(outcome.conflicts == 0);
+}
+
+TEST_CASE("remedy::execute: a node changed after it was read ahead is refused, read again and patched") {
+  kube_test::Cluster cluster(incident());
+  kube_test::TempDir dir;
+  auto client = cluster.admin();
+  remedy::NodeSelection one{"", {k_gpu_node.name}};
+  remedy::Plan plan;
+  plan.steps.push_back(remedy::plan_nodes_taint(collect::collect(*client, {}), one, {}));
+  remedy::Journal journal(dir.path.string(), {{"command", "nodes taint"}});
+  remedy::ExecuteOptions options;
+  options.journal = &journal;
+  // Asked just before the write, after the read ahead: another writer taints the node then.
+  bool written = false;
+  options.stop_requested = [&] {
+    if (!written) {
+      written = true;
+      nlohmann::json node = client->get(k_gpu_node);
+      node["spec"]["taints"] = {{{"key", "dedicated"}, {"value", "ml"}, {"effect", "NoSchedule"}}};
+      client->update(k_gpu_node, node);
+    }
+    return false;
+  };
+  const remedy::ExecuteResult result = remedy::execute(plan, *client, options);
+  REQUIRE(result.complete());
+  REQUIRE(written);
+  CHECK(result.outcomes.at(0).conflicts == 1);
+  const nlohmann::json taints = client->get(k_gpu_node)["spec"]["taints"];
+  REQUIRE(taints.size() == 2);
+  CHECK(taints[0]["key"] == "dedicated");
+  CHECK(taints[1]["key"] == "nvidia.com/gpu");
+}
+
 namespace {
 
 // Another writer's label and taint, as a concurrent writer adds them.
