@@ -15,6 +15,7 @@
 #include <gpuslice/kube/api_error.hpp>
 #include <gpuslice/report.hpp>
 
+#include "cli/keep_until_exit.hpp"
 #include "cli/output_flags.hpp"
 #include "cli/snapshot_source.hpp"
 
@@ -112,7 +113,9 @@ ExitCode run_remedy(const std::string& command, const RemedyFlags& flags, const 
   // first change; the executor checks it between requests.
   auto signals = std::make_unique<StopSignals>();
   std::unique_ptr<kube::Client> client = open_client(global, env.err);
-  Snapshot snapshot = collect::collect(*client, live_scope(false, global));
+  // Not freed before the exit (keep_until_exit.hpp): at 5,000 nodes that took ~0.08 s.
+  const KeptUntilExit<Snapshot> kept(std::make_unique<Snapshot>(collect::collect(*client, live_scope(false, global))));
+  Snapshot& snapshot = *kept;
   if (prefetch) prefetch(*client, snapshot);
   const remedy::Plan plan = planner(snapshot);
 

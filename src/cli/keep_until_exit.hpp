@@ -18,4 +18,17 @@ template <class T> void keep_until_exit(std::unique_ptr<T> value) {
   held = value.release();
 }
 
+// Keeps `value` until the process exits when the scope ends, whichever way it ends.
+template <class T> class KeptUntilExit {
+public:
+  explicit KeptUntilExit(std::unique_ptr<T> value) : m_value(std::move(value)) {}
+  ~KeptUntilExit() { keep_until_exit(std::move(m_value)); }
+  KeptUntilExit(const KeptUntilExit&) = delete;
+  KeptUntilExit& operator=(const KeptUntilExit&) = delete;
+  T& operator*() const { return *m_value; }
+
+private:
+  std::unique_ptr<T> m_value;
+};
+
 } // namespace gpuslice::cli

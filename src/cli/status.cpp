@@ -7,6 +7,7 @@
 #include <gpuslice/report.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/keep_until_exit.hpp"
 #include "cli/output_flags.hpp"
 #include "cli/snapshot_source.hpp"
 
@@ -22,7 +23,9 @@ struct StatusOptions {
 
 ExitCode run_status(const StatusOptions& options, const GlobalFlags& global, Env& env) {
   const report::Format format = output_format(options.output); // validate before any request
-  const Snapshot snapshot = read_snapshot(options.from_files, options.all_namespaces, global, env);
+  const KeptUntilExit<const Snapshot> kept(
+      std::make_unique<const Snapshot>(read_snapshot(options.from_files, options.all_namespaces, global, env)));
+  const Snapshot& snapshot = *kept;
   const diagnose::Diagnosis diagnosis = diagnose::analyze(snapshot);
   env.out << report::render_inventory(diagnosis, {snapshot.meta.context, snapshot.meta.server},
                                       format, output_style(env, global.no_color));
