@@ -49,6 +49,28 @@ nlohmann::json touched_state(kube::Client& client) {
   return state;
 }
 
+// A plan that taints k_gpu_node only.
+remedy::Plan taint_one_node_plan(kube::Client& client) {
+  remedy::Plan plan;
+  plan.steps.push_back(remedy::plan_nodes_taint(collect::collect(client, {}), {"", {k_gpu_node.name}}, {}));
+  return plan;
+}
+
+// Another writer's taint on k_gpu_node, written while the run is under way.
+void taint_as_another_writer(kube::Client& client) {
+  nlohmann::json node = client.get(k_gpu_node);
+  node["spec"]["taints"] = {{{"key", "dedicated"}, {"value", "ml"}, {"effect", "NoSchedule"}}};
+  client.update(k_gpu_node, node);
+}
+
+// The other writer's taint and ours, in that order.
+void check_both_taints(kube::Client& client) {
+  const nlohmann::json taints = client.get(k_gpu_node)["spec"]["taints"];
+  REQUIRE(taints.size() == 2);
+  CHECK(taints[0]["key"] == "dedicated");
+  CHECK(taints[1]["key"] == "nvidia.com/gpu");
+}
+
 } // namespace
 
 TEST_CASE("remedy::execute with --dry-run=client reads only") {
@@ -116,14 +138,10 @@ TEST_CASE("remedy::execute keeps a concurrent writer's taint and retries on 409"
   kube_test::Cluster cluster(incident());
   kube_test::TempDir dir;
   auto client = cluster.admin();
-  remedy::NodeSelection one{"", {k_gpu_node.name}};
-  remedy::Plan plan;
-  plan.steps.push_back(remedy::plan_nodes_taint(collect::collect(*client, {}), one, {}));
+  const remedy::Plan plan = taint_one_node_plan(*client);
 
   // Another writer taints the node after we planned, and the server answers our first write 409.
-  nlohmann::json node = client->get(k_gpu_node);
-  node["spec"]["taints"] = {{{"key", "dedicated"}, {"value", "ml"}, {"effect", "NoSchedule"}}};
-  client->update(k_gpu_node, node);
+  taint_as_another_writer(*client);
   cluster.server.api().faults().conflict_on_first_update = true;
 
   remedy::Journal journal(dir.path.string(), {{"command", "nodes taint"}});
@@ -132,10 +150,7 @@ TEST_CASE("remedy::execute keeps a concurrent writer's taint and retries on 409"
   const remedy::ExecuteResult result = remedy::execute(plan, *client, options);
   REQUIRE(result.complete());
   CHECK(result.outcomes.at(0).conflicts == 1);
-  const nlohmann::json taints = client->get(k_gpu_node)["spec"]["taints"];
-  REQUIRE(taints.size() == 2);
-  CHECK(taints[0]["key"] == "dedicated");
-  CHECK(taints[1]["key"] == "nvidia.com/gpu");
+  check_both_taints(*client);
 
   // Undo removes only our taint.
   cluster.server.api().faults().conflict_on_first_update = false;
@@ -173,9 +188,7 @@ TEST_CASE("remedy::execute: a node changed after it was read ahead is refused, r
   kube_test::Cluster cluster(incident());
   kube_test::TempDir dir;
   auto client = cluster.admin();
-  remedy::NodeSelection one{"", {k_gpu_node.name}};
-  remedy::Plan plan;
-  plan.steps.push_back(remedy::plan_nodes_taint(collect::collect(*client, {}), one, {}));
+  const remedy::Plan plan = taint_one_node_plan(*client);
   remedy::Journal journal(dir.path.string(), {{"command", "nodes taint"}});
   remedy::ExecuteOptions options;
   options.journal = &journal;
@@ -184,9 +197,7 @@ TEST_CASE("remedy::execute: a node changed after it was read ahead is refused, r
   options.stop_requested = [&] {
     if (!written) {
       written = true;
-      nlohmann::json node = client->get(k_gpu_node);
-      node["spec"]["taints"] = {{{"key", "dedicated"}, {"value", "ml"}, {"effect", "NoSchedule"}}};
-      client->update(k_gpu_node, node);
+      taint_as_another_writer(*client);
     }
     return false;
   };
@@ -194,10 +205,7 @@ TEST_CASE("remedy::execute: a node changed after it was read ahead is refused, r
   REQUIRE(result.complete());
   REQUIRE(written);
   CHECK(result.outcomes.at(0).conflicts == 1);
-  const nlohmann::json taints = client->get(k_gpu_node)["spec"]["taints"];
-  REQUIRE(taints.size() == 2);
-  CHECK(taints[0]["key"] == "dedicated");
-  CHECK(taints[1]["key"] == "nvidia.com/gpu");
+  check_both_taints(*client);
 }
 
 namespace {
