@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """Turns tests/bench/run's raw rows into the markdown table of RESULTS.md: per scenario and
-command the median wall time of the alternating runs, min-max, peak RSS, requests, MB
-received, and ratios to the baselines measured in the same run (a: kubectl workflow, b: curl
+command the median wall time of the alternating runs, min-max, the median CPU time (user and
+kernel, with the kernel's part: page faults show there), peak RSS, requests, MB received, and
+ratios to the baselines measured in the same run (a: kubectl workflow, b: curl
 transfer floor, c: simdjson parse floor)."""
 import argparse
 import datetime
@@ -34,8 +35,10 @@ def table(raw, sizes, qps_min):
         floors[(size, name)] = float(seconds)
     rows = {}
     for line in open(raw):
-        size, name, _, wall, rss, requests, nbytes = line.rstrip("\n").split("\t")
-        r = rows.setdefault((size, name), {"wall": [], "rss": [], "requests": [], "bytes": nbytes})
+        size, name, _, wall, rss, requests, nbytes, user, system = line.rstrip("\n").split("\t")
+        r = rows.setdefault((size, name), {"wall": [], "rss": [], "requests": [], "bytes": nbytes, "cpu": [], "sys": []})
+        r["cpu"].append(float(user) + float(system))
+        r["sys"].append(float(system))
         r["wall"].append(float(wall))
         r["rss"].append(int(rss))
         r["requests"].append(int(requests))
@@ -43,8 +46,8 @@ def table(raw, sizes, qps_min):
     for line in open(sizes):
         size, scenario_bytes, snapshot_bytes, objects = line.split()
         files[size] = (int(scenario_bytes), int(snapshot_bytes), int(objects))
-    out = ["| scenario | command | runs | median wall s | min–max s | peak RSS MB | requests | MB | vs a (kubectl) | vs b (curl) | vs c (parse) | vs QPS minimum (writes 20/40; reads lifted by APF) |",
-           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    out = ["| scenario | command | runs | median wall s | min–max s | median CPU s (of it kernel) | peak RSS MB | requests | MB | vs a (kubectl) | vs b (curl) | vs c (parse) | vs QPS minimum (writes 20/40; reads lifted by APF) |",
+           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for size in [s for s in ("S", "M", "L") if s in files]:
         med = {name: statistics.median(r["wall"]) for (s, name), r in rows.items() if s == size}
         for name in ORDER:
@@ -71,8 +74,9 @@ def table(raw, sizes, qps_min):
             mb = f"{int(r['bytes']) / 1e6:.1f}" if r["bytes"] not in ("-", "") else "–"
             if name in ("diagnose-file", "c:parse-floor"):
                 mb = f"{files[size][1] / 1e6:.1f} (file)"
+            cpu = f"{statistics.median(r['cpu']):.2f} ({statistics.median(r['sys']):.2f})"
             out.append(f"| {size} | {SHOWN[name]} | {len(r['wall'])} | {wall:.3f} | {min(r['wall']):.3f}–{max(r['wall']):.3f} | "
-                       f"{max(r['rss']) / 1024:.0f} | {max(r['requests'])} | {mb} | {vs_a} | {vs_b} | {vs_c} | {vs_q} |")
+                       f"{cpu} | {max(r['rss']) / 1024:.0f} | {max(r['requests'])} | {mb} | {vs_a} | {vs_b} | {vs_c} | {vs_q} |")
     scen = ", ".join(f"{s}: {o:,} objects, {b / 1e6:.0f} MB scenario, {n / 1e6:.1f} MB snapshot"
                      for s, (b, n, o) in files.items())
     return "\n".join(out), scen
@@ -89,7 +93,7 @@ def medians(raw_paths):
     rows = {}
     for path in raw_paths:
         for line in open(path):
-            size, name, _, wall, rss, requests, nbytes = line.rstrip("\n").split("\t")
+            size, name, _, wall, rss, requests, nbytes = line.rstrip("\n").split("\t")[:7]
             r = rows.setdefault((size, name), {"wall": [], "rss": [], "requests": 0, "bytes": None})
             r["wall"].append(float(wall))
             r["rss"].append(int(rss))
