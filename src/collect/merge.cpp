@@ -5,6 +5,7 @@
 #include <future>
 #include <optional>
 #include <set>
+#include <system_error>
 #include <thread>
 #include <tuple>
 #include <type_traits>
@@ -94,11 +95,16 @@ public:
     if (m_lists.pods.size() < k_pods_aside) return for_each_record_list([](auto& gather) { gather.finish(); }, m_lists);
     // Many pods (most of the records of a large List): their move into the list, and the
     // search for their copies, run on a thread of their own beside the other lists'.
-    std::future<void> pods = std::async(std::launch::async, [this] { m_lists.pods.finish(); });
+    std::future<void> pods;
+    try {
+      pods = std::async(std::launch::async, [this] { m_lists.pods.finish(); });
+    } catch (const std::system_error&) {
+      m_lists.pods.finish(); // no thread to be had: in turn
+    }
     for_each_record_list([](auto& gather) {
       if constexpr (!std::is_same_v<std::decay_t<decltype(gather)>, RecordGather<model::Pod>>) gather.finish();
     }, m_lists);
-    pods.get();
+    if (pods.valid()) pods.get();
   }
 
   // Instead of finish(): the records read, in blocks, for another Merger to take().
