@@ -179,8 +179,10 @@ std::vector<std::optional<nlohmann::json>> read_patch_targets(kube::Client& clie
   std::set<std::string> paths;
   for (std::size_t i = 0; i < changes.size(); ++i) {
     const Change& change = *changes[i];
-    // The second change of one object must read what the first wrote.
-    if (!change.edit || !paths.insert(change.target.path()).second) continue;
+    // A later change of an object must read what the earlier one did to it (a plugin
+    // replaced in place is deleted, then created again under the same name).
+    const bool first_of_object = paths.insert(change.target.path()).second;
+    if (!change.edit || !first_of_object) continue;
     reads.push_back([&client, &change, &slot = live[i]] {
       try {
         slot = read_live_target(client, change.target);

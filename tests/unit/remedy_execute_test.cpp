@@ -184,6 +184,42 @@ TEST_CASE("remedy::execute reads a step's patch targets side by side before it w
   for (const remedy::ChangeOutcome& outcome : result.outcomes) CHECK(outcome.conflicts == 0);
 }
 
+TEST_CASE("remedy::execute: an object deleted and created again in one step is read after the delete") {
+  kube_test::Cluster cluster(incident());
+  kube_test::TempDir dir;
+  auto client = cluster.admin();
+  // As when a plugin is replaced in place: delete it, then create ours under the same name
+  // (an edit that keeps it when it is already there, on a re-run).
+  const remedy::TargetObject target = remedy::target_for("ConfigMap", "kube-system", "cluster-autoscaler-status");
+  remedy::Step step;
+  step.name = "replace";
+  remedy::Change remove;
+  remove.action = remedy::Action::remove;
+  remove.target = target;
+  remove.changed = true;
+  remedy::Change create;
+  create.action = remedy::Action::create;
+  create.target = target;
+  create.object = {{"apiVersion", "v1"},
+                   {"kind", "ConfigMap"},
+                   {"metadata", {{"name", target.name}, {"namespace", target.ns}}},
+                   {"data", {{"status", "ours"}}}};
+  create.edit = remedy::Edit{remedy::EditKind::merge, nlohmann::json::object()};
+  create.changed = true;
+  step.changes = {remove, create};
+  remedy::Plan plan;
+  plan.steps.push_back(step);
+  remedy::Journal journal(dir.path.string(), {{"command", "replace"}});
+  remedy::ExecuteOptions options;
+  options.journal = &journal;
+  const remedy::ExecuteResult result = remedy::execute(plan, *client, options);
+  REQUIRE(result.complete());
+  REQUIRE(result.outcomes.size() == 2);
+  CHECK(result.outcomes[0].status == "deleted");
+  CHECK(result.outcomes[1].status == "created");
+  CHECK(client->get(target.ref())["data"]["status"] == "ours");
+}
+
 TEST_CASE("remedy::execute: a node changed after it was read ahead is refused, read again and patched") {
   kube_test::Cluster cluster(incident());
   kube_test::TempDir dir;
