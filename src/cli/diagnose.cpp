@@ -27,7 +27,8 @@ ExitCode run_diagnose(const DiagnoseOptions& options, const GlobalFlags& global,
   if (options.all_contexts || !options.contexts.empty()) {
     return run_fleet(options, valid, global, env);
   }
-  auto kept = std::make_unique<const Snapshot>(read_snapshot(options.from_files, options.all_namespaces, global, env));
+  const KeptUntilExit<const Snapshot> kept(
+      std::make_unique<const Snapshot>(read_snapshot(options.from_files, options.all_namespaces, global, env)));
   const Snapshot& snapshot = *kept;
 
   diagnose::AnalyzeOptions analyze_options;
@@ -41,9 +42,7 @@ ExitCode run_diagnose(const DiagnoseOptions& options, const GlobalFlags& global,
   } else {
     report::print_diagnosis(env.out, diagnosis, cluster, valid.format, output_style(env, global.no_color));
   }
-  const ExitCode code = exit_code_for(diagnosis, valid.fail_on);
-  keep_until_exit(std::move(kept));
-  return code;
+  return exit_code_for(diagnosis, valid.fail_on);
 }
 
 } // namespace
