@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // get / create / update / patch / delete, URL paths, and parallel().
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include <gpuslice/error.hpp>
@@ -131,8 +133,10 @@ nlohmann::json Client::remove(const ObjectRef& ref, const DeleteOptions& options
 }
 
 void Client::parallel(const std::vector<std::function<void()>>& tasks) {
+  // These tasks submit no more: a thread beyond one for each would only start and stop.
+  const std::size_t most = static_cast<std::size_t>(std::max(m_impl->options.max_parallel, 1));
   run_task_queue(
-      m_impl->options.max_parallel,
+      static_cast<int>(std::min(tasks.size(), most)),
       [&tasks](TaskQueue& queue) {
         for (const std::function<void()>& task : tasks) queue.submit(task);
       },

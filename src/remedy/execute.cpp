@@ -191,11 +191,7 @@ std::vector<std::optional<nlohmann::json>> read_patch_targets(kube::Client& clie
       }
     });
   }
-  if (reads.size() > 1) {
-    client.parallel(reads);
-  } else if (reads.size() == 1) {
-    reads.front()(); // one read: no worker to start
-  }
+  client.parallel(reads);
   return live;
 }
 
