@@ -61,6 +61,18 @@ bool is_loopback(const std::string& host) {
   return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
 }
 
+constexpr std::size_t k_most_body_room_kept = std::size_t{32} << 20;
+
+// The room recycle_body() kept on this thread (empty, with capacity).
+thread_local std::string t_spare_body; // NOLINT(cppcoreguidelines-avoid-non-const-global-variables)
+
+std::string take_spare_body() {
+  std::string body = std::move(t_spare_body);
+  t_spare_body = std::string();
+  body.clear();
+  return body;
+}
+
 struct Transfer {
   const HttpRequest* request;
   HttpResponse* response;
@@ -297,6 +309,7 @@ HttpTransport::~HttpTransport() {
 HttpResponse HttpTransport::perform(const HttpRequest& request) {
   CURL* handle = m_impl->borrow();
   HttpResponse response;
+  response.body = take_spare_body();
   Transfer transfer{&request, &response, handle};
   curl_slist* header_list = nullptr;
   curl_slist* connect_to = nullptr;
@@ -322,6 +335,12 @@ HttpResponse HttpTransport::perform(const HttpRequest& request) {
     throw failure_for(code, error_text, request.url);
   }
   return response;
+}
+
+void recycle_body(std::string&& body) {
+  if (body.capacity() > t_spare_body.capacity() && body.capacity() <= k_most_body_room_kept) {
+    t_spare_body = std::move(body);
+  }
 }
 
 std::string go_duration(std::chrono::milliseconds duration) {
