@@ -107,7 +107,7 @@ void Client::list(const ResourceRef& type, const ListOptions& options, const Pag
       continue;
     }
     const std::string next = limit > 0 ? continue_token_of(response.body, path) : std::string{};
-    on_page(ListPage{response.body, index, restarted});
+    on_page(ListPage{response.body, index, restarted, next.empty()});
     recycle_body(std::move(response.body)); // the next page's, on this thread or the next list's
     restarted = false;
     ++index;

@@ -19,13 +19,8 @@ class Queue final : public TaskQueue {
 public:
   explicit Queue(OnFailure on_failure) : m_on_failure(on_failure) {}
 
-  void submit(std::function<void()> task) override {
-    {
-      const std::lock_guard lock(m_mutex);
-      m_queued.emplace_back(m_submitted++, std::move(task));
-    }
-    m_changed.notify_one();
-  }
+  void submit(std::function<void()> task) override { enqueue(m_queued, std::move(task)); }
+  void submit_ahead(std::function<void()> task) override { enqueue(m_ahead, std::move(task)); }
 
   // One worker thread: takes tasks until none may start and none runs (a running task may
   // still submit more, so an empty queue alone is not the end).
@@ -34,8 +29,9 @@ public:
     for (;;) {
       m_changed.wait(lock, [this] { return can_start() || m_running == 0; });
       if (!can_start()) break;
-      auto [index, task] = std::move(m_queued.front());
-      m_queued.pop_front();
+      Tasks& from = m_ahead.empty() ? m_queued : m_ahead;
+      auto [index, task] = std::move(from.front());
+      from.pop_front();
       ++m_running;
       lock.unlock();
       std::exception_ptr failure;
@@ -57,17 +53,28 @@ public:
     if (!m_failures.empty()) std::rethrow_exception(m_failures.begin()->second);
   }
 
-  std::size_t queued() const { return m_queued.size(); }
+  std::size_t queued() const { return m_ahead.size() + m_queued.size(); }
 
 private:
+  using Tasks = std::deque<std::pair<std::size_t, std::function<void()>>>;
+
+  void enqueue(Tasks& tasks, std::function<void()> task) {
+    {
+      const std::lock_guard lock(m_mutex);
+      tasks.emplace_back(m_submitted++, std::move(task));
+    }
+    m_changed.notify_one();
+  }
+
   bool can_start() const {
-    return !m_queued.empty() && (m_on_failure == OnFailure::finish_all || m_failures.empty());
+    return queued() > 0 && (m_on_failure == OnFailure::finish_all || m_failures.empty());
   }
 
   const OnFailure m_on_failure;
   std::mutex m_mutex;
   std::condition_variable m_changed;
-  std::deque<std::pair<std::size_t, std::function<void()>>> m_queued;
+  Tasks m_ahead;  // submit_ahead's, taken first
+  Tasks m_queued; // submit's
   std::size_t m_submitted = 0;
   std::size_t m_running = 0;
   std::map<std::size_t, std::exception_ptr> m_failures; // by submission index

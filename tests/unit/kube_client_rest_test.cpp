@@ -137,12 +137,15 @@ TEST_CASE("kube::Client::list") {
   auto client = cluster.admin();
   SUBCASE("pages of `limit` streamed one by one, following continue") {
     std::vector<std::size_t> sizes;
+    std::vector<bool> last;
     client->list(k_pods, ListOptions{"gpu", "", "", 10, ""}, [&](const ListPage& page) {
       CHECK(page.index == static_cast<int>(sizes.size()));
       CHECK_FALSE(page.restarted);
       sizes.push_back(nlohmann::json::parse(page.body)["items"].size());
+      last.push_back(page.last);
     });
     CHECK(sizes == std::vector<std::size_t>{10, 10, 5});
+    CHECK(last == std::vector<bool>{false, false, true});
     const std::vector<fakekube::LoggedRequest> log = cluster.server.request_log();
     REQUIRE(log.size() == 3);
     CHECK(log[0].query.find("limit=10") != std::string::npos);

@@ -5,7 +5,9 @@
 #include <functional>
 #include <mutex>
 #include <stdexcept>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include <doctest/doctest.h>
 
@@ -67,6 +69,31 @@ TEST_CASE("kube::run_task_queue runs the tasks that tasks submit") {
   };
   run_task_queue(4, [&](TaskQueue& queue) { queue.submit([&node, &queue] { node(queue, 0); }); });
   CHECK(ran == 121);
+}
+
+TEST_CASE("kube::TaskQueue::submit_ahead starts before the tasks submit() queued") {
+  std::mutex mutex;
+  std::vector<std::string> order;
+  auto log = [&](std::string name) {
+    const std::lock_guard lock(mutex);
+    order.push_back(std::move(name));
+  };
+  // One thread, so the order tasks start in is the order they run in.
+  run_task_queue(1, [&](TaskQueue& queue) {
+    queue.submit([&] {
+      log("seed");
+      queue.submit([&] { log("in turn 1"); });
+      queue.submit([&] { log("in turn 2"); });
+      queue.submit_ahead([&] {
+        log("ahead 1");
+        queue.submit_ahead([&] { log("ahead of ahead"); });
+      });
+      queue.submit_ahead([&] { log("ahead 2"); });
+    });
+  });
+  // Ahead ones keep their own order among themselves, and a later one still passes every
+  // in-turn task that has not started.
+  CHECK(order == std::vector<std::string>{"seed", "ahead 1", "ahead 2", "ahead of ahead", "in turn 1", "in turn 2"});
 }
 
 TEST_CASE("kube::run_task_queue keeps max_parallel tasks in flight and no more") {

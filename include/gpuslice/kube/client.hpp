@@ -53,6 +53,7 @@ struct ListPage {
   std::string_view body;
   int index = 0;          // 0 for the first page (of each restart)
   bool restarted = false; // true on the first page after a 410 Expired: drop earlier pages
+  bool last = false;      // no page follows (the server gave no continue token)
 };
 using PageCallback = std::function<void(const ListPage&)>;
 

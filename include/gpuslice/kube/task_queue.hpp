@@ -11,6 +11,10 @@ namespace gpuslice::kube {
 class TaskQueue {
 public:
   virtual void submit(std::function<void()> task) = 0;
+  // Starts before every task submit() queued that has not started yet (in the order of their
+  // own submission): for a read that others wait on, or that begins a chain of pages, submitted
+  // while many short independent reads are queued.
+  virtual void submit_ahead(std::function<void()> task) = 0;
 
 protected:
   ~TaskQueue() = default;
@@ -23,9 +27,9 @@ enum class OnFailure {
 };
 
 // Calls seed(queue) on this thread before any task starts, then runs what it submitted, and what
-// those tasks submit in turn, at most max_parallel (at least 1) at once, in submission order.
-// Returns once no task is queued or running. A failure is rethrown after every running task has
-// finished: the first by submission order.
+// those tasks submit in turn, at most max_parallel (at least 1) at once, in submission order
+// (submit_ahead's before submit's). Returns once no task is queued or running. A failure is
+// rethrown after every running task has finished: the first by submission order.
 void run_task_queue(int max_parallel, const std::function<void(TaskQueue&)>& seed,
                     OnFailure on_failure = OnFailure::stop);
 
