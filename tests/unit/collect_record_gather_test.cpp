@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <gpuslice/collect.hpp>
@@ -81,7 +82,7 @@ TEST_CASE("collect::replace_copies: a Helm release is named by its Secret, else 
 TEST_CASE("collect::RecordGather over many blocks replaces what the list held") {
   std::vector<model::Node> nodes = {gather_node("n7", "old"), gather_node("kept", "old")};
   collect::RecordGather<model::Node> gather(nodes);
-  for (int i = 0; i < 5000; ++i) gather.put(gather_node("n" + std::to_string(i), "new"));
+  for (int i = 0; i < 5000; ++i) gather.put(gather_node(fmt::format("n{}", i), "new"));
   gather.put(gather_node("n3", "newer"));
   CHECK(nodes.size() == 2); // nothing moves in before finish()
   gather.finish();
@@ -113,7 +114,7 @@ TEST_CASE("collect: the same object in a later document or file replaces its cop
     std::filesystem::create_directories(dir);
     const std::string path = (dir / "many.json").string();
     nlohmann::json items = nlohmann::json::array();
-    for (int i = 0; i < 6000; ++i) items.push_back(gather_pod("p" + std::to_string(i), "1"));
+    for (int i = 0; i < 6000; ++i) items.push_back(gather_pod(fmt::format("p{}", i), "1"));
     items.push_back(gather_pod("p17", "2")); // a later copy keeps the first place
     items.push_back(gather_node_json());
     std::ofstream(path) << list_of(items.get<std::vector<nlohmann::json>>()).dump();
