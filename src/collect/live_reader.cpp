@@ -41,7 +41,7 @@ std::vector<nlohmann::json> LiveReader::list(const kube::ResourceRef& type, kube
 }
 
 bool LiveReader::list_each_item(const kube::ResourceRef& type, kube::ListOptions options, const RawPrefilter& prefilter,
-                                const OnItem& on_item, const OnRestart& on_restart) {
+                                const OnItem& on_item, const OnRestart& on_restart, const OnPageEnd& on_page_end) {
   options.limit = m_page_size;
   const std::string what = describe(type, options.namespace_name);
   try {
@@ -66,6 +66,7 @@ bool LiveReader::list_each_item(const kube::ResourceRef& type, kube::ListOptions
       });
       ++progress.page;
       if (m_on_page) m_on_page(progress);
+      if (on_page_end) on_page_end(page.last);
     });
   } catch (const kube::ApiError& error) {
     absorb(error, "read", what);

@@ -29,6 +29,8 @@ using RawPrefilter = std::function<bool(std::string_view raw_item)>;
 using OnItem = std::function<void(simdjson::dom::element item)>;
 // Called when a list begins again after 410 Expired: drop what its earlier pages gave.
 using OnRestart = std::function<void()>;
+// Called after each page's items, with whether it was the list's last page.
+using OnPageEnd = std::function<void(bool last)>;
 
 class LiveReader {
 public:
@@ -41,10 +43,10 @@ public:
   std::vector<nlohmann::json> list(const kube::ResourceRef& type, kube::ListOptions options, const KeepItem& keep);
   // The same, item by item: each item that passes `prefilter` (none: all) is parsed into
   // simdjson's DOM and handed to on_item while its page is read, so no JSON value outlives
-  // the call (the caller decodes what it keeps into typed records). Errors as list(): a 403
-  // is a note, a 404 nothing; both return false.
+  // the call (the caller decodes what it keeps into typed records), then on_page_end (if
+  // any). Errors as list(): a 403 is a note, a 404 nothing; both return false.
   bool list_each_item(const kube::ResourceRef& type, kube::ListOptions options, const RawPrefilter& prefilter,
-                      const OnItem& on_item, const OnRestart& on_restart);
+                      const OnItem& on_item, const OnRestart& on_restart, const OnPageEnd& on_page_end = {});
   // GET one object; nullopt when forbidden (noted) or absent.
   std::optional<nlohmann::json> get(const kube::ObjectRef& ref);
   // Whether a discovery path (e.g. /apis/nvidia.com/v1) is served; 404 = no.

@@ -24,15 +24,23 @@ public:
   // Before add(): the queue the tasks go to (Client::run_queue's).
   void start(kube::TaskQueue& queue) { m_queue = &queue; }
 
+  // How a task is queued: after those queued before it, or ahead of every `in_turn` one not
+  // yet started (TaskQueue::submit_ahead).
+  enum class Turn { in_turn, ahead };
+
   // Queues task(part) with a new, empty part of `stage`, and returns that part (complete once
   // the task has returned).
-  Snapshot& add(int stage, std::function<void(Snapshot&)> task) {
+  Snapshot& add(int stage, std::function<void(Snapshot&)> task, Turn turn = Turn::in_turn) {
     Snapshot* part = nullptr;
     {
       const std::lock_guard lock(m_mutex);
       part = &m_slots.emplace_back(Slot{stage, m_slots.size(), {}}).part; // a deque keeps references valid
     }
-    m_queue->submit([task = std::move(task), part] { task(*part); });
+    auto run = [task = std::move(task), part] { task(*part); };
+    if (turn == Turn::ahead)
+      m_queue->submit_ahead(std::move(run));
+    else
+      m_queue->submit(std::move(run));
     return *part;
   }
 

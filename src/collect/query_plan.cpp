@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "collect/query_plan.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace gpuslice::collect {
 
-PodListing choose_pod_listing(std::size_t gpu_nodes, std::size_t all_nodes) {
+PodListing choose_pod_listing(std::size_t gpu_nodes, std::size_t all_nodes, std::size_t started) {
   if (gpu_nodes == 0) return PodListing::none;
-  // Integer form of gpu_nodes / all_nodes <= k_max_per_node_percent, so the line itself is per-node.
-  return gpu_nodes * 100 <= all_nodes * k_max_per_node_percent ? PodListing::per_node : PodListing::cluster_wide;
+  const std::size_t left = gpu_nodes - std::min(started, gpu_nodes);
+  // Integer form of left / all_nodes <= k_max_per_node_percent, so the line itself is per-node.
+  return left * 100 <= all_nodes * k_max_per_node_percent ? PodListing::per_node : PodListing::cluster_wide;
 }
 
 std::string pods_on_node_selector(std::string_view node) {

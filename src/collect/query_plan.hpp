@@ -37,8 +37,10 @@ enum class PodListing {
 inline constexpr std::size_t k_max_per_node_percent = 25;
 
 // per_node when 0 < gpu_nodes <= 25 % of all_nodes; none when there is no GPU node; cluster_wide
-// otherwise.
-PodListing choose_pod_listing(std::size_t gpu_nodes, std::size_t all_nodes);
+// otherwise. `started`: of the gpu_nodes, those whose per-node lists already began while the node
+// list paged (the collector starts them when the nodes listed so far pass this rule). Their cost
+// is spent, so only the rest is weighed: per_node when gpu_nodes - started <= 25 % of all_nodes.
+PodListing choose_pod_listing(std::size_t gpu_nodes, std::size_t all_nodes, std::size_t started = 0);
 
 // Per-node lists ask for resourceVersion=0 ("any"): the API server answers them from its watch
 // cache, which indexes pods by spec.nodeName (pkg/registry/core/pod: NodeNameIndexFunc), as it

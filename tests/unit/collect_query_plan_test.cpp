@@ -27,6 +27,14 @@ TEST_CASE("collect::choose_pod_listing") {
     CHECK(choose_pod_listing(3, 9) == PodListing::cluster_wide); // the runbook's EKS incident, 33 %
     CHECK(choose_pod_listing(2, 2) == PodListing::cluster_wide); // an all-GPU cluster
   }
+  SUBCASE("lists already started while the node list paged are spent: only the rest is weighed") {
+    CHECK(choose_pod_listing(9, 22, 3) == PodListing::cluster_wide); // 6 left of 22: 27 %
+    CHECK(choose_pod_listing(9, 22, 4) == PodListing::per_node);     // 5 left: 23 %
+    CHECK(choose_pod_listing(1251, 5000, 1) == PodListing::per_node); // 1,250 left: exactly 25 %
+    CHECK(choose_pod_listing(2, 2, 2) == PodListing::per_node);      // nothing left to read
+    CHECK(choose_pod_listing(2, 2, 5) == PodListing::per_node);      // more started than are GPU nodes now
+    CHECK(choose_pod_listing(0, 5000, 3) == PodListing::none);
+  }
 }
 
 TEST_CASE("collect::pods_on_node_selector") {
