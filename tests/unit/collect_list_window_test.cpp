@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <doctest/doctest.h>
 
+#include <random>
 #include <string>
 #include <vector>
 
@@ -77,5 +78,70 @@ TEST_CASE("list window: anything but one object with one items array of objects 
     CAPTURE(text);
     CHECK(!list_window_scan(text, 5).head);
     CHECK(!list_window_scan(text, 4096).head);
+  }
+}
+
+namespace {
+
+// A JSON string whose text has runs of backslashes, escaped quotes and brackets, some of them
+// long enough to cross the scanner's 64-byte blocks.
+std::string tricky_string(std::mt19937& random) {
+  static const std::vector<std::string> pieces = {"a", " ", "{", "}", "[", "]", "\\\"", "\\\\", "\\\\\\\"",
+                                                  "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", "\\n", "\\u00e9"};
+  std::string text = "\"";
+  const int count = static_cast<int>(random() % 40);
+  for (int i = 0; i < count; ++i) {
+    const std::size_t pick = random() % pieces.size();
+    const int repeat = pick == 7 && random() % 4 == 0 ? static_cast<int>(random() % 70) : 1; // long \\ runs
+    for (int r = 0; r < repeat; ++r) text += pieces[pick];
+  }
+  return text + "\"";
+}
+
+std::string tricky_value(std::mt19937& random, int depth) {
+  switch (depth > 4 ? random() % 3 : random() % 5) {
+  case 0:
+    return tricky_string(random);
+  case 1:
+    return std::to_string(random() % 1000);
+  case 2:
+    return "null";
+  case 3: {
+    std::string text = "[";
+    const int count = static_cast<int>(random() % 5);
+    for (int i = 0; i < count; ++i) text += (i ? "," : "") + tricky_value(random, depth + 1);
+    return text + "]";
+  }
+  default: {
+    std::string text = "{";
+    const int count = static_cast<int>(random() % 5);
+    for (int i = 0; i < count; ++i) text += std::string(i ? ", " : "") + tricky_string(random) + ":" + tricky_value(random, depth + 1);
+    return text + "}";
+  }
+  }
+}
+
+} // namespace
+
+TEST_CASE("list window: items with escapes and brackets in strings, across blocks and windows") {
+  std::mt19937 random(20261205);
+  for (int round = 0; round < 40; ++round) {
+    std::vector<std::string> items;
+    std::string text = R"({"kind": "List", "items": [)";
+    const int count = 1 + static_cast<int>(random() % 20);
+    for (int i = 0; i < count; ++i) {
+      std::string item = "{\"k\": " + tricky_value(random, 1) + ", " + tricky_string(random) + ": " + tricky_value(random, 1) + "}";
+      text += (i ? ",\n " : "") + item;
+      items.push_back(std::move(item));
+    }
+    text += "], \"metadata\": {\"s\": " + tricky_string(random) + "}}";
+    for (std::size_t window : {std::size_t{1}, std::size_t{63}, std::size_t{64}, std::size_t{65}, std::size_t{1000},
+                               std::size_t{1} << 20}) {
+      CAPTURE(round);
+      CAPTURE(window);
+      const WindowScan scan = list_window_scan(text, window);
+      REQUIRE(scan.head);
+      CHECK(scan.items == items);
+    }
   }
 }
