@@ -3,15 +3,12 @@
 // by code, so the first line a paged SRE reads is the most pressing one.
 #include <algorithm>
 #include <array>
-#include <atomic>
-#include <exception>
-#include <system_error>
 #include <iterator>
-#include <thread>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include <gpuslice/side_by_side.hpp>
 #include <gpuslice/snapshot.hpp>
 
 #include "analyzers.hpp"
@@ -29,37 +26,13 @@ constexpr std::array<Analyzer, 7> k_analyzers = {find_scheduling, find_autoscale
 // above, so the result is the same as one after the other.
 std::vector<Finding> run_analyzers(const Context& ctx) {
   std::array<std::vector<Finding>, k_analyzers.size()> found;
-  std::array<std::exception_ptr, k_analyzers.size()> failed;
-  std::atomic<std::size_t> next{0};
-  auto work = [&] {
-    for (std::size_t i = next++; i < k_analyzers.size(); i = next++) {
-      try {
-        k_analyzers[i](ctx, found[i]);
-      } catch (...) {
-        failed[i] = std::current_exception();
-      }
-    }
-  };
-  const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 4u);
-  std::vector<std::thread> helpers;
-  for (unsigned t = 1; t < threads; ++t) {
-    try {
-      helpers.emplace_back(work);
-    } catch (const std::system_error&) {
-      break; // no thread to be had: fewer run side by side
-    }
-  }
-  work();
-  for (std::thread& helper : helpers) helper.join();
+  run_side_by_side(k_analyzers.size(), 4, [&](std::size_t i) { k_analyzers[i](ctx, found[i]); });
 
   std::vector<Finding> findings;
   std::size_t total = 0;
   for (const std::vector<Finding>& part : found) total += part.size();
   findings.reserve(total);
-  for (std::size_t i = 0; i < k_analyzers.size(); ++i) {
-    if (failed[i]) std::rethrow_exception(failed[i]); // the first failure, as when run in turn
-    std::move(found[i].begin(), found[i].end(), std::back_inserter(findings));
-  }
+  for (std::vector<Finding>& part : found) std::move(part.begin(), part.end(), std::back_inserter(findings));
   return findings;
 }
 
