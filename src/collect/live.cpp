@@ -127,18 +127,18 @@ private:
     // Every node: the scheduler's "0/N nodes" counts them all, and selectors are judged against them.
     m_events_gate.expect();
     m_parts.add(stage::first, [this](Snapshot& part) {
-      PodsReadAhead ahead;
+      NodesSoFar so_far;
       m_reader.list_each_item(
           k_nodes, {}, {}, [&](Item item) { part.nodes.push_back(model::decode::node(item)); },
           [&] {
             part.nodes.clear();
-            ahead = {};
+            so_far = {};
           },
           [&](bool last) {
-            if (!last) read_pods_ahead(part.nodes, ahead);
+            find_gpu_nodes(part.nodes, so_far);
+            if (!last) read_pods_ahead(part.nodes.size(), so_far);
           });
-      for (const model::Node& node : part.nodes)
-        if (model::is_gpu_node(node)) m_gpu_nodes.insert(node.name());
+      m_gpu_nodes.insert(so_far.gpu.begin(), so_far.gpu.end());
       // Events first: their lists page one after another, the per-node lists side by side.
       m_events_gate.pass();
       add_pods_on_gpu_nodes(distinct_nodes(part.nodes));
@@ -237,13 +237,19 @@ private:
           [this, ns](Snapshot& part) { read_helm_releases(part, ns, m_addon_sources.daemonsets); }, Turn::ahead);
   }
 
-  // The node list's pages so far, as read_pods_ahead has judged them (one pass of the list: a
-  // restart after 410 Expired starts a new one).
-  struct PodsReadAhead {
-    std::size_t judged = 0;            // of the nodes listed, those looked at
-    std::size_t gpu_nodes = 0;         // GPU nodes among them
-    std::vector<std::string> waiting;  // those whose pod list has not started
+  // The node list's pages so far (one pass of the list: a restart after 410 Expired starts a
+  // new one).
+  struct NodesSoFar {
+    std::size_t judged = 0;       // of the nodes listed, those looked at
+    std::vector<std::string> gpu; // the GPU nodes among them, in list order
+    std::size_t started = 0;      // of those, the first `started` have had their pod lists started
   };
+
+  // The GPU nodes of the pages listed since the last call, each judged once.
+  static void find_gpu_nodes(const std::vector<model::Node>& listed, NodesSoFar& so_far) {
+    for (; so_far.judged < listed.size(); ++so_far.judged)
+      if (model::is_gpu_node(listed[so_far.judged])) so_far.gpu.push_back(listed[so_far.judged].name());
+  }
 
   // While the node list still pages: starts the per-node pod lists of the GPU nodes listed so
   // far when the rule would choose per-node lists were the list to end here (it picks a
@@ -253,16 +259,10 @@ private:
   // share 2 cores, the wall time stays (1.61 -> 1.57 s, noise). A node's list starts once;
   // choose_pod_listing weighs only the rest once every node is in. (A node read ahead that a
   // list restarted after 410 no longer shows keeps the pods read for it.)
-  void read_pods_ahead(const std::vector<model::Node>& listed, PodsReadAhead& ahead) {
-    for (; ahead.judged < listed.size(); ++ahead.judged) {
-      if (!model::is_gpu_node(listed[ahead.judged])) continue;
-      ++ahead.gpu_nodes;
-      ahead.waiting.push_back(listed[ahead.judged].name());
-    }
-    if (choose_pod_listing(ahead.gpu_nodes, listed.size()) != PodListing::per_node) return;
-    for (const std::string& node : ahead.waiting)
-      if (m_pods_read_ahead.insert(node).second) add_pods_of_node(node);
-    ahead.waiting.clear();
+  void read_pods_ahead(std::size_t listed, NodesSoFar& so_far) {
+    if (choose_pod_listing(so_far.gpu.size(), listed) != PodListing::per_node) return;
+    for (; so_far.started < so_far.gpu.size(); ++so_far.started)
+      if (m_pods_read_ahead.insert(so_far.gpu[so_far.started]).second) add_pods_of_node(so_far.gpu[so_far.started]);
   }
 
   void add_pods_of_node(const std::string& node) {
