@@ -13,6 +13,12 @@ packages=(
   python3-yaml binutils
 )
 
+# The demo runs real kubectl; Debian's own is kubernetes-client (1.20). A kubectl
+# already on PATH (a newer one from the Kubernetes or Google Cloud repositories) is kept.
+if ! command -v kubectl >/dev/null; then
+  packages+=(kubernetes-client)
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

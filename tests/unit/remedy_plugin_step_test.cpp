@@ -14,6 +14,7 @@
 using namespace gpuslice;
 using gpuslice::testing::DaemonSetBuilder;
 using gpuslice::testing::NodeBuilder;
+using gpuslice::testing::PodBuilder;
 
 namespace {
 
