@@ -252,6 +252,15 @@ std::optional<KarpenterMessage> parse_karpenter_message(std::string_view text);
 // Diagnosis: what analyze() returns
 // ---------------------------------------------------------------------------------------
 
+// One MIG profile's slices on a node (nvidia.com/mig-<profile>): never slots of nvidia.com/gpu.
+struct MigSlots {
+  std::string profile;        // "1g.5gb" (resource nvidia.com/mig-1g.5gb)
+  long long allocatable = 0;
+  long long requested = 0;    // by pods bound to the node
+  long long free = 0;
+  bool operator==(const MigSlots&) const = default;
+};
+
 // One GPU node's capacity (DESIGN §4.3 "nodes"). Slots are what the scheduler counts:
 // physical GPUs × replicas when time-sliced.
 struct NodeInventory {
@@ -261,13 +270,14 @@ struct NodeInventory {
   std::string resource;         // the GPU resource it advertises most of ("" = none)
   int physical_gpus = 0;
   int replicas = 1;             // time-slicing replicas per GPU (1 = not shared)
-  long long allocatable = 0;    // GPU slots in allocatable (all GPU resources)
-  long long requested = 0;      // GPU slots requested by pods bound to it
+  long long allocatable = 0;    // GPU slots in allocatable (nvidia.com/gpu and .shared; not MIG)
+  long long requested = 0;      // those slots requested by pods bound to it
   long long free = 0;           // allocatable - requested, never negative
   int memory_mib = 0;           // per physical GPU; 0 unknown
   bool ready = true;
   bool schedulable = true;      // not cordoned
   std::vector<std::string> taints;  // "key=value:Effect"
+  std::vector<MigSlots> mig;    // MIG slices per profile, by profile name
 };
 
 // What the scheduler said about a pending pod.
@@ -306,6 +316,15 @@ struct Diagnosis {
 struct AnalyzeOptions {
   int replicas = 0;  // the --replicas to recommend; 0 = work it out from demand
 };
+
+// The placement check that gates `apply --replicas N` remedies (DESIGN §4.2): how many pending
+// GPU pods first-fit on the snapshot as it is, and as apply would leave it.
+struct FitCheck {
+  int pending = 0;
+  int before = 0;
+  int after = 0;
+};
+FitCheck check_apply_fit(const Snapshot& snapshot, int replicas);
 
 // Runs every analyzer over the snapshot. Pure; never throws on odd cluster data (a value it
 // cannot read becomes a note).

@@ -115,21 +115,42 @@ NodeInventory inventory_of(const model::Node& node, const model::NodeGpus& gpus,
   inv.gpu_product = gpus.product;
   inv.physical_gpus = gpus.physical;
   inv.replicas = gpus.replicas;
-  inv.allocatable = gpus.advertised;
   inv.memory_mib = gpus.memory_mib;
   inv.ready = node.ready().value_or(false);
   inv.schedulable = !node.unschedulable;
   long long most = 0;
   for (const auto& [resource, quantity] : node.allocatable) {
-    if (model::is_gpu_resource(resource) && quantity.value() > most) {
+    const model::GpuResourceKind kind = model::gpu_resource_kind(resource);
+    if (kind == model::GpuResourceKind::none) continue;
+    const auto taken = requested.find(resource);
+    const long long used = taken == requested.end() ? 0 : taken->second;
+    if (kind == model::GpuResourceKind::mig) {
+      // MIG slices are their own capacity: a pod asking for nvidia.com/gpu cannot use them.
+      std::string_view profile = std::string_view(resource).substr(model::k_mig_resource_prefix.size());
+      inv.mig.push_back({std::string(profile), quantity.value(), used, std::max(0LL, quantity.value() - used)});
+    } else {
+      inv.allocatable += quantity.value();
+      inv.requested += used;
+    }
+    if (quantity.value() > most) {
       most = quantity.value();
       inv.resource = resource;
     }
   }
-  if (const auto it = requested.find(node.name()); it != requested.end()) inv.requested = it->second;
   inv.free = std::max(0LL, inv.allocatable - inv.requested);
   for (const model::Taint& t : node.taints) inv.taints.push_back(model::to_string(t));
   return inv;
+}
+
+// A device plugin pod that keeps failing: not ready, and restarted or waiting in a back-off.
+bool crash_looping(const model::Pod& pod) {
+  if (pod.is_ready() || pod.phase == "Succeeded" || pod.phase == "Failed") return false;
+  for (const auto* list : {&pod.init_container_statuses, &pod.container_statuses}) {
+    for (const model::ContainerStatus& s : *list) {
+      if (s.reason == "CrashLoopBackOff" || s.reason == "Error" || s.restart_count > 0) return true;
+    }
+  }
+  return false;
 }
 
 // A ConfigMap value that could be a device-plugin config (cheap test before parsing).
@@ -172,18 +193,21 @@ const model::Workload* Context::owner_workload(const model::Pod& pod) const {
 
 Context make_context(const Snapshot& snapshot, const AnalyzeOptions& options) {
   Context ctx{snapshot, options, {}, {}, {}, {}, {}, {}, false, {}};
-  std::map<std::string, long long, std::less<>> requested;  // GPU units per node name
+  // GPU units per node name and resource.
+  std::map<std::string, std::map<std::string, long long, std::less<>>, std::less<>> requested;
   for (const model::Pod& pod : snapshot.pods) {
     if (!pod.spec.node_name.empty() && pod.phase != "Succeeded" && pod.phase != "Failed") {
       ctx.bound_pods.push_back(&pod);
-      const long long units = model::gpu_units(model::effective_gpu_requests(pod.spec));
-      if (units > 0) requested[pod.spec.node_name] += units;
+      for (const auto& [resource, quantity] : model::effective_gpu_requests(pod.spec)) {
+        if (quantity.value() > 0) requested[pod.spec.node_name][std::string(resource)] += quantity.value();
+      }
     }
   }
   for (const model::Node& node : snapshot.nodes) {
     if (!model::is_gpu_node(node)) continue;
-    GpuNode g{&node, model::describe_node_gpus(node), {}};
-    g.inventory = inventory_of(node, g.gpus, requested);
+    GpuNode g{&node, model::describe_node_gpus(node), {}, {}, nullptr};
+    if (auto it = requested.find(node.name()); it != requested.end()) g.requested = std::move(it->second);
+    g.inventory = inventory_of(node, g.gpus, g.requested);
     ctx.gpu_nodes.push_back(std::move(g));
   }
   std::sort(ctx.gpu_nodes.begin(), ctx.gpu_nodes.end(),
@@ -218,6 +242,13 @@ Context make_context(const Snapshot& snapshot, const AnalyzeOptions& options) {
       if (pod.meta.controlled_by("DaemonSet", ds.meta)) a.pods.push_back(&pod);
     }
     ctx.addons.push_back(std::move(a));
+  }
+  for (const Addon& a : ctx.addons) {
+    if (a.kind != AddonKind::device_plugin) continue;
+    for (const model::Pod* pod : a.pods) {
+      const auto at = ctx.gpu_node_index.find(pod->spec.node_name);
+      if (at != ctx.gpu_node_index.end() && crash_looping(*pod)) ctx.gpu_nodes[at->second].crashing_plugin_pod = pod;
+    }
   }
 
   for (const model::ConfigMap& cm : snapshot.configmaps) {

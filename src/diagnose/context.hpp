@@ -20,6 +20,11 @@ struct GpuNode {
   const model::Node* node = nullptr;
   model::NodeGpus gpus;
   NodeInventory inventory;
+  // Units of each GPU resource requested by pods bound here (nvidia.com/gpu, …/mig-1g.5gb).
+  std::map<std::string, long long, std::less<>> requested;
+  // A device plugin pod on this node that is not ready after restarts (crash-looping): what
+  // apply's plugin step cannot mend, and the pod whose log says why.
+  const model::Pod* crashing_plugin_pod = nullptr;
 };
 
 struct PendingGpuPod {

@@ -42,8 +42,8 @@ void device_plugin_missing(const Context& ctx, std::vector<Finding>& out) {
   }
   f.evidence.push_back("no DaemonSet runs nvidia-device-plugin (image nvcr.io/nvidia/k8s-device-plugin)");
   const int replicas = recommended_replicas(ctx);
-  f.remedy = {fmt::format("Install the NVIDIA device plugin (with time-slicing at {} replicas).", replicas),
-              apply_command(replicas)};
+  f.remedy = gated_apply_remedy(ctx, replicas,
+                                fmt::format("Install the NVIDIA device plugin (with time-slicing at {} replicas).", replicas));
   out.push_back(std::move(f));
 }
 
@@ -179,7 +179,7 @@ void config_invalid(const Context& ctx, std::vector<Finding>& out) {
     }
     int replicas = recommended_replicas(ctx);
     if (!s.check.config.resources.empty()) replicas = s.check.config.resources.front().replicas;
-    f.remedy = {"Fix the keys named above, or let the tool write a valid config.", apply_command(replicas)};
+    f.remedy = gated_apply_remedy(ctx, replicas, "Fix the keys named above, or let the tool write a valid config.");
     out.push_back(std::move(f));
   }
 }
@@ -209,8 +209,8 @@ void config_unused(const Context& ctx, std::vector<Finding>& out) {
                   fmt::format(R"(kubectl patch clusterpolicies.nvidia.com/{} --type merge -p '{{"spec":{{"devicePlugin":{{"config":{{"name":"{}","default":"{}"}}}}}}}}')",
                               ctx.snapshot.cluster_policies.front().meta.name, s.configmap->meta.name, s.key)};
     } else {
-      f.remedy = {"Wire the config into the device plugin (mounted as a file named by CONFIG_FILE).",
-                  apply_command(replicas)};
+      f.remedy = gated_apply_remedy(ctx, replicas,
+                                    "Wire the config into the device plugin (mounted as a file named by CONFIG_FILE).");
     }
     out.push_back(std::move(f));
   }

@@ -2,6 +2,7 @@
 // GS1xx: why the scheduler does not place pending GPU pods — counted reasons from its
 // messages, cross-checked against the nodes (selectors, taints, advertised resources).
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <optional>
 #include <set>
@@ -70,6 +71,27 @@ void gpu_pods_pending(const Context& ctx, std::vector<Finding>& out) {
                                                    : ask + "; " + quoted_verdict(p).second);
   }
   f.evidence = grouped_evidence(lines, 8);
+  // The scheduler's counts checked against the same filters over the snapshot, once per
+  // placement group (its pods are judged alike), at most a few lines.
+  std::vector<char> seen(ctx.placements.size(), 0);
+  int checked = 0;
+  int extra = 0;
+  for (const PendingGpuPod& p : ctx.pending) {
+    if (seen[p.placement] || checked >= 20 || extra >= 3) continue;
+    seen[p.placement] = 1;
+    ++checked;
+    if (std::optional<std::string> line = scheduler_disagreement(ctx, p)) {
+      f.evidence.push_back(std::move(*line));
+      ++extra;
+    }
+    const int lacking = insufficient_nodes_lacking_resource(ctx, p);
+    if (lacking > 0 && p.view.scheduler.parsed) {
+      f.evidence.push_back(fmt::format("{}: {} of the nodes that say Insufficient {} have none of it (no GPU of "
+                                       "that kind): not a GPU shortage",
+                                       qualified(p.pod->meta), lacking, p.view.resource));
+      ++extra;
+    }
+  }
   const PendingGpuPod& first = ctx.pending.front();
   f.remedy = {"Read the findings below for the cause; the pod's events carry the scheduler's reasons.",
               fmt::format("kubectl -n {} describe pod {}", first.view.ns, first.view.name)};
@@ -104,13 +126,11 @@ void insufficient_gpu(const Context& ctx, std::vector<Finding>& out) {
   f.evidence.push_back(fmt::format("{} GPU node(s) advertise {} GPU slot(s); {} are requested by running pods",
                                    ctx.gpu_nodes.size(), slots, requested));
   const int replicas = recommended_replicas(ctx);
-  if (ctx.time_slicing_on()) {
-    f.remedy = {"Every GPU slot is taken: add GPU nodes, or raise the time-slicing replicas.",
-                apply_command(replicas)};
-  } else {
-    f.remedy = {fmt::format("Share each GPU between pods with time-slicing ({} replicas), or add GPU nodes.", replicas),
-                apply_command(replicas)};
-  }
+  f.remedy = gated_apply_remedy(
+      ctx, replicas,
+      ctx.time_slicing_on()
+          ? std::string("Every GPU slot is taken: add GPU nodes, or raise the time-slicing replicas.")
+          : fmt::format("Share each GPU between pods with time-slicing ({} replicas), or add GPU nodes.", replicas));
   out.push_back(std::move(f));
 }
 
@@ -186,9 +206,20 @@ void untolerated_gpu_taint(const Context& ctx, std::vector<Finding>& out) {
   }
   const model::Workload* owner = ctx.owner_workload(*blocked.front()->pod);
   f.remedy.text = fmt::format("Add a toleration of {} to the workload's pod template.", first_key);
-  f.remedy.command = owner ? toleration_patch_command(*owner, first_key)
-                           : fmt::format("kubectl -n {} edit pod {}", blocked.front()->view.ns,
-                                         blocked.front()->view.name);
+  // Gated: the toleration must let a pod onto a node with room for it.
+  Fix fix;
+  fix.tolerate = first_key;
+  fix.pods = blocked;
+  const int gained = pods_the_fix_places(ctx, fix);
+  if (gained > 0) {
+    f.remedy.text += fmt::format(" With it, {} of {} pending pod(s) would fit.", gained, ctx.pending.size());
+    f.remedy.command = owner ? toleration_patch_command(*owner, first_key)
+                             : fmt::format("kubectl -n {} edit pod {}", blocked.front()->view.ns,
+                                           blocked.front()->view.name);
+  } else {
+    f.remedy.text += fmt::format(" But by the snapshot the toleration alone places none of them: {}.",
+                                 why_pod_does_not_fit(ctx, *blocked.front(), fix));
+  }
   out.push_back(std::move(f));
 }
 
@@ -231,6 +262,88 @@ void gpu_selector_mismatch(const Context& ctx, std::vector<Finding>& out) {
   out.push_back(std::move(f));
 }
 
+// The MIG resource with the most free slices over the GPU nodes ("" when no node has MIG).
+std::string best_mig_resource(const Context& ctx) {
+  std::map<std::string, long long> free;
+  for (const GpuNode& n : ctx.gpu_nodes) {
+    for (const MigSlots& m : n.inventory.mig) free[std::string(model::k_mig_resource_prefix) + m.profile] += m.free;
+  }
+  std::string best;
+  long long most = -1;
+  for (const auto& [resource, units] : free) {
+    if (units > most) {
+      most = units;
+      best = resource;
+    }
+  }
+  return best;
+}
+
+// "nvidia.com~1gpu": a resource name as a JSON-pointer segment.
+std::string pointer_segment(std::string_view name) {
+  std::string out;
+  for (char c : name) out += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
+  return out;
+}
+
+// A JSON patch of the workload's pod template moving every container's request of `from` to `to`.
+std::string resource_patch_command(const model::Workload& w, std::string_view from, std::string_view to) {
+  std::vector<std::string> ops;
+  const auto& containers = w.pod_template.spec.containers;
+  for (std::size_t i = 0; i < containers.size(); ++i) {
+    for (const auto& [field, list] : {std::pair<std::string_view, const model::ResourceList*>{"limits", &containers[i].limits},
+                                      {"requests", &containers[i].requests}}) {
+      const model::Quantity q = model::quantity_of(*list, from);
+      if (q.value() <= 0) continue;
+      const std::string base = fmt::format("/spec/template/spec/containers/{}/resources/{}/", i, field);
+      ops.push_back(fmt::format(R"({{"op":"remove","path":"{}{}"}})", base, pointer_segment(from)));
+      ops.push_back(fmt::format(R"({{"op":"add","path":"{}{}","value":"{}"}})", base, pointer_segment(to), q.value()));
+    }
+  }
+  if (ops.empty()) return {};
+  std::string kind = w.kind.empty() ? "deployment" : w.kind;
+  for (char& c : kind) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return fmt::format("kubectl -n {} patch {} {} --type json -p '[{}]'", w.meta.ns, kind, w.meta.name, fmt::join(ops, ","));
+}
+
+// Pods asking for whole GPUs where the GPUs are partitioned by MIG: time-slicing does not turn
+// slices into GPUs. The fix is to request a slice (checked by placement) or to change the
+// node's MIG layout (nvidia.com/mig.config, which the MIG manager applies).
+Remedy mig_remedy(const Context& ctx, const std::vector<const PendingGpuPod*>& pods, std::string_view resource,
+                  const std::string& mig) {
+  Fix fix;
+  fix.request = mig;
+  fix.pods = pods;
+  const int gained = pods_the_fix_places(ctx, fix);
+  const std::string alternative = fmt::format(
+      "or repartition the node by its nvidia.com/mig.config label (all-disabled gives whole GPUs; the MIG "
+      "manager evicts the GPU pods there to do it)");
+  const model::Workload* owner = ctx.owner_workload(*pods.front()->pod);
+  const std::string patch = owner ? resource_patch_command(*owner, resource, mig) : std::string{};
+  if (gained > 0 && !patch.empty()) {
+    return {fmt::format("The GPUs are partitioned by MIG: request {} instead of {} ({} of {} pending pod(s) would "
+                        "fit), {}.",
+                        mig, resource, gained, ctx.pending.size(), alternative),
+            patch};
+  }
+  return {fmt::format("The GPUs are partitioned by MIG, and time-slicing does not make whole GPUs of MIG slices: "
+                      "request {} instead of {}{}, {}.",
+                      mig, resource,
+                      gained > 0 ? std::string{}
+                                 : fmt::format(" (by the snapshot that alone places none: {})",
+                                               why_pod_does_not_fit(ctx, *pods.front(), fix)),
+                      alternative),
+          std::string{}};
+}
+
+// A crash-looping device plugin pod on some GPU node, if any.
+const model::Pod* crashing_plugin_pod(const Context& ctx) {
+  for (const GpuNode& n : ctx.gpu_nodes) {
+    if (n.crashing_plugin_pod) return n.crashing_plugin_pod;
+  }
+  return nullptr;
+}
+
 // GS104 (no node advertises it, nor any other GPU resource) and GS105 (others are advertised).
 void resource_not_advertised(const Context& ctx, std::vector<Finding>& out) {
   std::map<std::string, std::vector<const PendingGpuPod*>> missing;
@@ -255,14 +368,33 @@ void resource_not_advertised(const Context& ctx, std::vector<Finding>& out) {
     }
     int replicas = recommended_replicas(ctx);
     for (const GpuNode& n : ctx.gpu_nodes) replicas = n.gpus.replicas > 1 ? n.gpus.replicas : replicas;
-    if (other) {
-      f.remedy = {fmt::format("Request {} in the workload, or reconfigure the device plugin so it advertises {} "
-                              "(renameByDefault decides between nvidia.com/gpu and nvidia.com/gpu.shared).",
-                              *advertised.begin(), resource),
-                  apply_command(replicas)};
+    const std::string mig = best_mig_resource(ctx);
+    if (!mig.empty() && model::gpu_resource_kind(resource) != model::GpuResourceKind::mig) {
+      for (const GpuNode& n : ctx.gpu_nodes) {
+        for (const MigSlots& m : n.inventory.mig) {
+          if (f.evidence.size() < 8) {
+            f.evidence.push_back(fmt::format("node {} advertises {}{}: {} ({} free)", n.node->name(),
+                                             model::k_mig_resource_prefix, m.profile, m.allocatable, m.free));
+          }
+        }
+      }
+      f.remedy = mig_remedy(ctx, pods, resource, mig);
+    } else if (const model::Pod* crashing = crashing_plugin_pod(ctx)) {
+      // A new plugin from apply would crash alike: the cause is in its log, not in its config.
+      f.evidence.push_back(fmt::format("device plugin pod {} on {} is crash-looping", qualified(crashing->meta),
+                                       crashing->spec.node_name));
+      f.remedy = {"The device plugin crash-loops, so its node registers no GPU; reinstalling it would crash alike. "
+                  "Read its log (a missing driver or container toolkit, or a bad config) and fix the cause.",
+                  fmt::format("kubectl -n {} logs {} --all-containers --previous", crashing->meta.ns, crashing->meta.name)};
+    } else if (other) {
+      f.remedy = gated_apply_remedy(
+          ctx, replicas,
+          fmt::format("Request {} in the workload, or reconfigure the device plugin so it advertises {} "
+                      "(renameByDefault decides between nvidia.com/gpu and nvidia.com/gpu.shared).",
+                      *advertised.begin(), resource));
     } else {
-      f.remedy = {"Install or repair the NVIDIA device plugin so GPU nodes advertise their GPUs.",
-                  apply_command(replicas)};
+      f.remedy = gated_apply_remedy(ctx, replicas,
+                                    "Install or repair the NVIDIA device plugin so GPU nodes advertise their GPUs.");
     }
     out.push_back(std::move(f));
   }

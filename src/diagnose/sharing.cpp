@@ -101,7 +101,12 @@ void time_slicing_disabled(const Context& ctx, std::vector<Finding>& out) {
   }
   if (starving.empty()) return;
   const int replicas = recommended_replicas(ctx);
-  const int fit = pods_that_fit(ctx, replicas);
+  Fix fix;
+  fix.replicas = replicas;
+  const int fit = pods_that_fit(ctx, fix);
+  // Raised only when time-slicing itself would place pods (DESIGN §4.2): a pod never fits a
+  // CPU node, a MIG slice or a tainted node by sharing a GPU.
+  if (fit - pods_that_fit(ctx) <= 0) return;
   int physical = 0;
   for (const GpuNode* n : physical_only) physical += n->gpus.physical;
   Finding f = make_finding(
@@ -138,7 +143,11 @@ void gpu_slots_exhausted(const Context& ctx, std::vector<Finding>& out) {
     slots += n.inventory.allocatable;
     requested += n.inventory.requested;
   }
-  if (starving.empty() && (ctx.pending.empty() || requested < slots)) return;
+  // Without a verdict to read, the slot count decides; with one, only a real shortage does (free
+  // slots under another resource name, or nodes that lack the resource, are not exhaustion).
+  const bool unread = std::any_of(ctx.pending.begin(), ctx.pending.end(),
+                                  [](const PendingGpuPod& p) { return !p.view.scheduler.parsed; });
+  if (starving.empty() && (!unread || requested < slots)) return;
   int current = 1;
   for (const GpuNode& n : ctx.gpu_nodes) current = std::max(current, n.gpus.replicas);
   const int replicas = std::max(recommended_replicas(ctx), current * 2);
@@ -152,9 +161,7 @@ void gpu_slots_exhausted(const Context& ctx, std::vector<Finding>& out) {
                                        n.inventory.allocatable, n.inventory.requested, n.inventory.free));
     }
   }
-  f.remedy = {fmt::format("Add GPU nodes, or raise time-slicing to {} replicas ({} more pending pod(s) would fit).",
-                          replicas, pods_that_fit(ctx, replicas)),
-              apply_command(replicas)};
+  f.remedy = gated_apply_remedy(ctx, replicas, fmt::format("Add GPU nodes, or raise time-slicing to {} replicas.", replicas));
   out.push_back(std::move(f));
 }
 
@@ -258,7 +265,8 @@ void vram_oversubscription_risk(const Context& ctx, std::vector<Finding>& out) {
   f.remedy = {fmt::format("Cap each workload's GPU memory (framework settings), or use fewer replicas ({} gives "
                           "{} MiB per share); MIG or MPS isolate memory.",
                           safer, first.gpus.memory_mib / safer),
-              safer < first.gpus.replicas ? apply_command(safer) : std::string{}};
+              // Fewer shares places no pending pod: never offered in the middle of a GPU shortage.
+              safer < first.gpus.replicas && ctx.pending.empty() ? apply_command(safer) : std::string{}};
   out.push_back(std::move(f));
 }
 
