@@ -78,9 +78,10 @@ void print_diagnosis(std::ostream& out, const diagnose::Diagnosis& diagnosis, co
 // Cluster-wide sums over the GPU node inventory.
 struct GpuTotals {
   long long physical = 0;
-  long long slots = 0;
+  long long slots = 0;     // whole and shared GPU slots; MIG slices are counted apart, in mig
   long long requested = 0;
   long long free = 0;
+  std::vector<diagnose::MigSlots> mig; // per MIG profile, summed over the nodes, by profile name
 };
 GpuTotals gpu_totals(const std::vector<diagnose::NodeInventory>& nodes);
 

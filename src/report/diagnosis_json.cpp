@@ -138,6 +138,10 @@ void write_diagnosis(Sink& out, const Diagnosis& diagnosis, const ClusterInfo& c
                        {"physicalGpus", totals.physical},
                        {"gpuSlots", totals.slots},
                        {"gpuSlotsRequested", totals.requested}});
+  if (!totals.mig.empty()) { // MIG slices are not GPU slots: apart, per profile, on MIG clusters only
+    out.key("migSlots");
+    write_mig(out, totals.mig);
+  }
   out.key("findings");
   out.begin_object();
   write_integers(out, {{"error", by_severity[0]}, {"warning", by_severity[1]}, {"info", by_severity[2]}});

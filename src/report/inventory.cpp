@@ -3,6 +3,9 @@
 #include "report/inventory.hpp"
 #include "report/json_text_writer.hpp"
 
+#include <algorithm>
+#include <map>
+
 #include <fmt/format.h>
 
 namespace gpuslice::report {
@@ -23,31 +26,53 @@ std::string taint_list(const std::vector<std::string>& taints) {
 
 GpuTotals gpu_totals(const std::vector<diagnose::NodeInventory>& nodes) {
   GpuTotals t;
+  std::map<std::string, diagnose::MigSlots> mig;
   for (const auto& n : nodes) {
     t.physical += n.physical_gpus;
     t.slots += n.allocatable;
     t.requested += n.requested;
     t.free += n.free;
+    for (const diagnose::MigSlots& m : n.mig) {
+      diagnose::MigSlots& sum = mig[m.profile];
+      sum.profile = m.profile;
+      sum.allocatable += m.allocatable;
+      sum.requested += m.requested;
+      sum.free += m.free;
+    }
   }
+  for (auto& [profile, sum] : mig) t.mig.push_back(std::move(sum));
   return t;
+}
+
+std::string mig_slots_text(const std::vector<diagnose::MigSlots>& mig) {
+  std::string out;
+  for (const diagnose::MigSlots& m : mig) {
+    out += fmt::format("{}{} {}/{} free", out.empty() ? "" : ", ", m.profile, m.free, m.allocatable);
+  }
+  return out.empty() ? "-" : out;
 }
 
 std::string render_node_table(const std::vector<diagnose::NodeInventory>& nodes, const Style& style) {
   if (nodes.empty()) {
     return "  No GPU nodes found.\n";
   }
-  TextTable table({"name", "instance", "product", "gpus", "replicas", "slots", "requested", "free",
-                   "status", "taints"});
+  const bool any_mig = std::any_of(nodes.begin(), nodes.end(), [](const auto& n) { return !n.mig.empty(); });
+  std::vector<std::string> header = {"name", "instance", "product", "gpus", "replicas", "slots", "requested", "free"};
+  if (any_mig) header.emplace_back("mig");
+  header.insert(header.end(), {"status", "taints"});
+  TextTable table(header);
   for (const auto& n : nodes) {
     std::string status = n.ready ? "Ready" : "NotReady";
     if (!n.schedulable) {
       status += ",SchedulingDisabled";
     }
-    table.add_row({n.name, n.instance_type.empty() ? "-" : n.instance_type,
-                   n.gpu_product.empty() ? "-" : n.gpu_product, std::to_string(n.physical_gpus),
-                   std::to_string(n.replicas), std::to_string(n.allocatable),
-                   std::to_string(n.requested), std::to_string(n.free), status,
-                   taint_list(n.taints)});
+    std::vector<std::string> row = {n.name, n.instance_type.empty() ? "-" : n.instance_type,
+                                    n.gpu_product.empty() ? "-" : n.gpu_product, std::to_string(n.physical_gpus),
+                                    std::to_string(n.replicas), std::to_string(n.allocatable),
+                                    std::to_string(n.requested), std::to_string(n.free)};
+    if (any_mig) row.push_back(mig_slots_text(n.mig));
+    row.insert(row.end(), {status, taint_list(n.taints)});
+    table.add_row(row);
   }
   return table.render(style);
 }
@@ -69,6 +94,10 @@ void write_inventory(Sink& out, const diagnose::Diagnosis& diagnosis, const Clus
                        {"gpuSlotsRequested", t.requested},
                        {"gpuSlotsFree", t.free},
                        {"pendingGpuPods", static_cast<long long>(diagnosis.pending_pods.size())}});
+  if (!t.mig.empty()) {
+    out.key("migSlots");
+    write_mig(out, t.mig);
+  }
   out.end_object();
   out.key("nodes");
   out.begin_array();
@@ -110,6 +139,9 @@ std::string render_inventory(const diagnose::Diagnosis& diagnosis, const Cluster
   std::string out = fmt::format(
       "{} GPU nodes, {} physical GPUs, {} slots: {} requested, {} free; {} GPU pods Pending\n\n",
       diagnosis.nodes.size(), t.physical, t.slots, t.requested, t.free, diagnosis.pending_pods.size());
+  if (!t.mig.empty()) {
+    out.insert(out.size() - 2, fmt::format("; MIG slices (not GPU slots): {}", mig_slots_text(t.mig)));
+  }
   return out + render_node_table(diagnosis.nodes, style);
 }
 

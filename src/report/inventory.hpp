@@ -40,6 +40,19 @@ void write_cluster(Sink& out, const ClusterInfo& cluster) {
   out.end_object();
 }
 
+// [{"profile", "allocatable", "requested", "free"}] of DESIGN §4.3's "mig" (node and summary).
+template <class Sink>
+void write_mig(Sink& out, const std::vector<diagnose::MigSlots>& mig) {
+  out.begin_array();
+  for (const diagnose::MigSlots& m : mig) {
+    out.begin_object();
+    write_strings(out, {{"profile", m.profile}});
+    write_integers(out, {{"allocatable", m.allocatable}, {"requested", m.requested}, {"free", m.free}});
+    out.end_object();
+  }
+  out.end_array();
+}
+
 // One node of DESIGN §4.3 "nodes", to a sink with JsonTextWriter's calls (json_text_writer.hpp).
 template <class Sink>
 void write_node(Sink& out, const diagnose::NodeInventory& n) {
@@ -58,11 +71,18 @@ void write_node(Sink& out, const diagnose::NodeInventory& n) {
   out.boolean(n.schedulable);
   out.key("taints");
   out.strings(n.taints);
+  if (!n.mig.empty()) { // only MIG nodes carry it: the whole-GPU figures above exclude these slices
+    out.key("mig");
+    write_mig(out, n.mig);
+  }
   out.end_object();
 }
 
-// The node table (NAME INSTANCE PRODUCT GPUS REPLICAS SLOTS REQUESTED FREE STATUS TAINTS), or
-// "  No GPU nodes found." when there are none.
+// "1g.5gb 50/56 free, 2g.10gb 3/3 free", or "-" without MIG slices: the table cell and summary.
+std::string mig_slots_text(const std::vector<diagnose::MigSlots>& mig);
+
+// The node table (NAME INSTANCE PRODUCT GPUS REPLICAS SLOTS REQUESTED FREE [MIG] STATUS TAINTS),
+// or "  No GPU nodes found." when there are none; MIG only when some node has MIG slices.
 std::string render_node_table(const std::vector<diagnose::NodeInventory>& nodes, const Style& style);
 
 } // namespace gpuslice::report

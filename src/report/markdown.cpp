@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // diagnose -o markdown: the summary an SRE pastes into an incident ticket or a chat thread.
 // Same facts as the table report, in GitHub-flavoured Markdown, no colour.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include <gpuslice/report.hpp>
+
+#include "report/inventory.hpp"
 
 namespace gpuslice::report {
 
@@ -79,14 +83,18 @@ void markdown_nodes(const Diagnosis& d, std::string& out) {
     out += "No GPU nodes.\n";
     return;
   }
-  out += "| node | instance type | GPU | physical | replicas | allocatable | requested | free | taints |\n"
-         "|---|---|---|---:|---:|---:|---:|---:|---|\n";
+  // A MIG column only where some node has MIG slices, as in the text table.
+  const bool any_mig = std::any_of(d.nodes.begin(), d.nodes.end(), [](const auto& n) { return !n.mig.empty(); });
+  out += fmt::format("| node | instance type | GPU | physical | replicas | allocatable | requested | free |{} taints |\n"
+                     "|---|---|---|---:|---:|---:|---:|---:|{}---|\n",
+                     any_mig ? " MIG |" : "", any_mig ? "---|" : "");
   for (const diagnose::NodeInventory& n : d.nodes) {
     std::string taints;
     for (const std::string& t : n.taints) taints += (taints.empty() ? "" : ", ") + t;
-    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", markdown_cell(n.name),
+    const std::string mig = any_mig ? fmt::format(" {} |", markdown_cell(mig_slots_text(n.mig))) : "";
+    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |{} {} |\n", markdown_cell(n.name),
                        markdown_cell(n.instance_type), markdown_cell(n.gpu_product), n.physical_gpus, n.replicas,
-                       n.allocatable, n.requested, n.free, markdown_cell(taints));
+                       n.allocatable, n.requested, n.free, mig, markdown_cell(taints));
   }
 }
 
@@ -120,6 +128,7 @@ std::string render_diagnosis_markdown(const Diagnosis& d, const ClusterInfo& clu
   out += fmt::format("**{} error(s), {} warning(s), {} info** · {} GPU node(s) · {} physical GPU(s) · "
                      "{} of {} GPU slot(s) requested\n\n",
                      counts[0], counts[1], counts[2], d.nodes.size(), totals.physical, totals.requested, totals.slots);
+  if (!totals.mig.empty()) out.insert(out.size() - 2, fmt::format(" · MIG slices (not GPU slots): {}", mig_slots_text(totals.mig)));
   markdown_findings(d, out);
   markdown_nodes(d, out);
   markdown_pending(d, out);
