@@ -6,6 +6,7 @@
 
 #include <gpuslice/model/addons.hpp>
 #include <gpuslice/model/config.hpp>
+#include <gpuslice/model/dra.hpp>
 #include <gpuslice/model/event.hpp>
 #include <gpuslice/model/gpu.hpp>
 #include <gpuslice/model/labels.hpp>

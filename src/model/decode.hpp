@@ -202,6 +202,10 @@ template <class J> PodSpec pod_spec(const J& spec, Fields fields = Fields::all) 
   append_each(s.containers, array_at(spec, "containers"), to_container);
   if (fields == Fields::all) append_each(s.volumes, array_at(spec, "volumes"), [](const auto& v) { return volume(v); });
   s.overhead = resource_list(object_at(spec, "overhead"));
+  append_each(s.resource_claims, array_at(spec, "resourceClaims"), [](const auto& c) {
+    return PodResourceClaim{string_at(c, "name"), string_at(c, "resourceClaimName"),
+                            string_at(c, "resourceClaimTemplateName")};
+  });
   return s;
 }
 
@@ -247,6 +251,10 @@ template <class J> Pod pod(const J& j) {
               [](const auto& s) { return container_status(s); });
   append_each(p.container_statuses, array_at(status, "containerStatuses"),
               [](const auto& s) { return container_status(s); });
+  append_each(p.claim_statuses, array_at(status, "resourceClaimStatuses"), [](const auto& c) {
+    return PodResourceClaimStatus{string_at(c, "name"), string_at(c, "resourceClaimName")};
+  });
+  p.extended_resource_claim = string_at(object_at(status, "extendedResourceClaimStatus"), "resourceClaimName");
   return p;
 }
 

@@ -72,6 +72,13 @@ nlohmann::json to_json(const Pod& p) {
   for (const Condition& c : p.conditions) status["conditions"].push_back(to_json(c));
   for (const ContainerStatus& s : p.init_container_statuses) status["initContainerStatuses"].push_back(to_json(s));
   for (const ContainerStatus& s : p.container_statuses) status["containerStatuses"].push_back(to_json(s));
+  for (const PodResourceClaimStatus& c : p.claim_statuses) {
+    nlohmann::json claim = {{"name", c.name}};
+    put_string(claim, "resourceClaimName", c.claim_name);
+    status["resourceClaimStatuses"].push_back(std::move(claim));
+  }
+  if (!p.extended_resource_claim.empty())
+    status["extendedResourceClaimStatus"] = {{"resourceClaimName", p.extended_resource_claim}};
   return {{"apiVersion", "v1"}, {"kind", "Pod"}, {"metadata", to_json(p.meta)}, {"spec", to_json(p.spec)},
           {"status", status}};
 }

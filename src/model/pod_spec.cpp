@@ -148,6 +148,12 @@ nlohmann::json to_json(const PodSpec& s) {
   for (const Container& c : s.containers) out["containers"].push_back(container_json(c));
   for (const Volume& v : s.volumes) out["volumes"].push_back(volume_json(v));
   if (!s.overhead.empty()) out["overhead"] = to_json(s.overhead);
+  for (const PodResourceClaim& c : s.resource_claims) {
+    nlohmann::json claim = {{"name", c.name}};
+    put_string(claim, "resourceClaimName", c.claim_name);
+    put_string(claim, "resourceClaimTemplateName", c.template_name);
+    out["resourceClaims"].push_back(std::move(claim));
+  }
   return out;
 }
 

@@ -58,6 +58,21 @@ struct Container {
   Quantity effective_request(std::string_view resource) const;
 };
 
+// spec.resourceClaims[]: a DRA claim the pod uses, by name or made per pod from a template.
+struct PodResourceClaim {
+  std::string name;
+  std::string claim_name;    // resourceClaimName
+  std::string template_name; // resourceClaimTemplateName
+  bool operator==(const PodResourceClaim&) const = default;
+};
+
+// status.resourceClaimStatuses[]: the claim made for the pod from a template ("" while none).
+struct PodResourceClaimStatus {
+  std::string name;
+  std::string claim_name;
+  bool operator==(const PodResourceClaimStatus&) const = default;
+};
+
 struct PodSpec {
   std::string node_name;
   std::string scheduler_name; // "default-scheduler" when unset
@@ -71,6 +86,7 @@ struct PodSpec {
   std::vector<Container> containers;
   std::vector<Volume> volumes;
   ResourceList overhead;
+  std::vector<PodResourceClaim> resource_claims;
   bool operator==(const PodSpec&) const = default;
 };
 
@@ -124,6 +140,8 @@ struct Pod {
   std::vector<Condition> conditions; // PodScheduled only: the one condition diagnosis reads
   std::vector<ContainerStatus> init_container_statuses;
   std::vector<ContainerStatus> container_statuses;
+  std::vector<PodResourceClaimStatus> claim_statuses;
+  std::string extended_resource_claim; // status.extendedResourceClaimStatus.resourceClaimName
   bool operator==(const Pod&) const = default;
 
   // The condition of that type, or nullptr.
