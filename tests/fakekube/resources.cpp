@@ -95,6 +95,13 @@ ResourceTable::ResourceTable() {
       builtin("rbac.authorization.k8s.io", "rolebindings", "rolebinding", "RoleBinding", true, {},
               {}),
       builtin("rbac.authorization.k8s.io", "roles", "role", "Role", true, {}, {}),
+      // Dynamic Resource Allocation, at v1 only (Kubernetes 1.34+): objects are stored as written,
+      // with no conversion to serve v1beta2 or v1beta1 as well.
+      builtin("resource.k8s.io", "deviceclasses", "deviceclass", "DeviceClass", false, {}, {}),
+      builtin("resource.k8s.io", "resourceclaims", "resourceclaim", "ResourceClaim", true, {}, {"status"}),
+      builtin("resource.k8s.io", "resourceclaimtemplates", "resourceclaimtemplate", "ResourceClaimTemplate", true, {},
+              {}),
+      builtin("resource.k8s.io", "resourceslices", "resourceslice", "ResourceSlice", false, {}, {}),
       builtin("apiextensions.k8s.io", "customresourcedefinitions", "customresourcedefinition",
               "CustomResourceDefinition", false, {"crd", "crds"}, {"status"}),
   };
