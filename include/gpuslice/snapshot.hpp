@@ -45,6 +45,11 @@ struct Snapshot {
   std::vector<model::ConfigMap> configmaps; // without the autoscaler status map
   std::vector<model::HelmRelease> helm_releases;
   std::vector<model::ClusterPolicy> cluster_policies;
+  // Dynamic Resource Allocation (resource.k8s.io, any served version), as model/dra.hpp reads it.
+  std::vector<model::DeviceClass> device_classes;
+  std::vector<model::ResourceSlice> resource_slices;
+  std::vector<model::ResourceClaim> resource_claims;
+  std::vector<model::ResourceClaimTemplate> resource_claim_templates;
   std::optional<AutoscalerStatus> autoscaler_status;
   bool operator==(const Snapshot&) const = default;
 };
@@ -63,7 +68,9 @@ inline constexpr std::string_view k_annotation_helm_release = "gpuslice.dev/helm
 
 // The snapshot as a `List` (apiVersion v1, kind List) of API-shaped items in a stable order:
 // nodes, pods, events, daemonsets, deployments, statefulsets, configmaps (autoscaler status
-// last), ClusterPolicies, then Helm release Secrets reduced to metadata plus the summary.
+// last), ClusterPolicies, DRA DeviceClasses, ResourceSlices, ResourceClaims and
+// ResourceClaimTemplates (resource.k8s.io/v1), then Helm release Secrets reduced to metadata
+// plus the summary.
 nlohmann::json snapshot_to_json(const Snapshot& snapshot);
 // The same, serialized with two-space indentation and a trailing newline.
 std::string write_snapshot(const Snapshot& snapshot);

@@ -26,6 +26,7 @@
 #include "collect/recognise.hpp"
 #include "collect/simdjson_access.hpp"
 #include "model/decode.hpp"
+#include "model/decode_dra.hpp"
 
 namespace gpuslice::collect {
 namespace {
@@ -146,7 +147,7 @@ private:
     m_events_gate.expect();
     m_parts.add(stage::first, [this](Snapshot& part) {
       list_into(part.pods, k_pods, in_scope(std::string(k_pending_pods_selector)), model::decode::pod<Item>,
-                [](const model::Pod& pod) { return requests_gpu(pod.spec); });
+                [](const model::Pod& pod) { return requests_gpu(pod.spec) || !pod.spec.resource_claims.empty(); });
       for (const model::Pod& pod : part.pods) m_pending_gpu_pods.emplace(pod.meta.ns, pod.meta.name);
       m_events_gate.pass();
     });
@@ -177,11 +178,32 @@ private:
                   [](const model::Workload& d) { return is_cluster_autoscaler(d); });
       }));
     }
+    // DRA at the most preferred version discovery serves (none before 1.32 or with the API off).
+    m_parts.add(stage::first, [this](Snapshot& part) { read_dra(part); });
     // Discovery first: without the CRD the list would be a 404 we could not tell from a typo.
     m_addons.push_back(&add_addon_source([this](Snapshot& part) {
       if (m_reader.served(std::string(k_nvidia_group_path)))
         list_into(part.cluster_policies, k_cluster_policies, {}, model::decode::cluster_policy<Item>, k_keep_all);
     }));
+  }
+
+  void read_dra(Snapshot& part) {
+    std::string_view version;
+    for (std::string_view v : k_dra_versions) {
+      if (m_reader.served("/apis/resource.k8s.io/" + std::string(v))) {
+        version = v;
+        break;
+      }
+    }
+    if (version.empty()) return;
+    namespace decode = model::decode;
+    list_into(part.device_classes, dra_resource(version, "deviceclasses"), {}, decode::device_class<Item>, k_keep_all);
+    list_into(part.resource_slices, dra_resource(version, "resourceslices"), {}, decode::resource_slice<Item>,
+              k_keep_all);
+    list_into(part.resource_claims, dra_resource(version, "resourceclaims"), in_scope(), decode::resource_claim<Item>,
+              k_keep_all);
+    list_into(part.resource_claim_templates, dra_resource(version, "resourceclaimtemplates"), in_scope(),
+              decode::resource_claim_template<Item>, k_keep_all);
   }
 
   // A first read that the add-ons' ConfigMaps and Helm releases wait for.

@@ -24,6 +24,7 @@
 #include "collect/record_lists.hpp"
 #include "collect/simdjson_access.hpp"
 #include "model/decode.hpp"
+#include "model/decode_dra.hpp"
 #include "merge.hpp"
 
 namespace gpuslice::collect {
@@ -41,7 +42,8 @@ struct SnapshotGathers {
   explicit SnapshotGathers(Snapshot& s)
       : nodes(s.nodes), pods(s.pods), events(s.events), daemonsets(s.daemonsets), deployments(s.deployments),
         statefulsets(s.statefulsets), configmaps(s.configmaps), helm_releases(s.helm_releases),
-        cluster_policies(s.cluster_policies) {}
+        cluster_policies(s.cluster_policies), device_classes(s.device_classes), resource_slices(s.resource_slices),
+        resource_claims(s.resource_claims), resource_claim_templates(s.resource_claim_templates) {}
   RecordGather<model::Node> nodes;
   RecordGather<model::Pod> pods;
   RecordGather<model::Event> events;
@@ -51,6 +53,10 @@ struct SnapshotGathers {
   RecordGather<model::ConfigMap> configmaps;
   RecordGather<model::HelmRelease> helm_releases;
   RecordGather<model::ClusterPolicy> cluster_policies;
+  RecordGather<model::DeviceClass> device_classes;
+  RecordGather<model::ResourceSlice> resource_slices;
+  RecordGather<model::ResourceClaim> resource_claims;
+  RecordGather<model::ResourceClaimTemplate> resource_claim_templates;
 };
 
 class Merger {
@@ -143,7 +149,7 @@ public:
     std::string kinds;
     for (const std::string& kind : m_skipped) kinds += (kinds.empty() ? "" : ", ") + kind;
     throw UsageError(fmt::format("{}: no object diagnose reads (found {}); expected Nodes, Pods, Events, DaemonSets, "
-                                 "Deployments, StatefulSets, ConfigMaps, Helm release Secrets or ClusterPolicies",
+                                 "Deployments, StatefulSets, ConfigMaps, Helm release Secrets, ClusterPolicies or DRA objects",
                                  m_origin, kinds));
   }
 
@@ -190,6 +196,11 @@ private:
     if (kind == "Deployment") return m_lists.deployments.put(decode::workload(object, kind), m_at_most);
     if (kind == "StatefulSet") return m_lists.statefulsets.put(decode::workload(object, kind), m_at_most);
     if (kind == "ClusterPolicy") return m_lists.cluster_policies.put(decode::cluster_policy(object), m_at_most);
+    if (kind == "DeviceClass") return m_lists.device_classes.put(decode::device_class(object), m_at_most);
+    if (kind == "ResourceSlice") return m_lists.resource_slices.put(decode::resource_slice(object), m_at_most);
+    if (kind == "ResourceClaim") return m_lists.resource_claims.put(decode::resource_claim(object), m_at_most);
+    if (kind == "ResourceClaimTemplate")
+      return m_lists.resource_claim_templates.put(decode::resource_claim_template(object), m_at_most);
     if (kind == "ConfigMap") return configmap(decode::configmap(object));
     if (kind == "Secret" && secret(object)) return;
     --m_kept;

@@ -18,6 +18,11 @@ std::string pods_on_node_selector(std::string_view node) {
   return fmt::format("spec.nodeName={},{}", node, k_unfinished_pods_selector);
 }
 
+kube::ResourceRef dra_resource(std::string_view version, std::string_view plural) {
+  const bool namespaced = plural == "resourceclaims" || plural == "resourceclaimtemplates";
+  return {"resource.k8s.io", std::string(version), std::string(plural), namespaced};
+}
+
 std::string event_reason_selector(std::string_view reason) {
   return fmt::format("reason={}", reason);
 }

@@ -72,6 +72,14 @@ inline constexpr std::string_view k_helm_release_selector = "owner=helm";
 // The API group/version the GPU Operator's CRD serves; discovery answers 404 without it.
 inline constexpr std::string_view k_nvidia_group_path = "/apis/nvidia.com/v1";
 
+// Dynamic Resource Allocation: the versions of resource.k8s.io, most preferred first (v1 since
+// Kubernetes 1.34, v1beta2 in 1.33, v1beta1 in 1.32). The collector reads the first one
+// discovery serves; model/dra.hpp reads the shapes of all three.
+inline constexpr std::array<std::string_view, 3> k_dra_versions = {"v1", "v1beta2", "v1beta1"};
+// The DRA resources at one version: deviceclasses and resourceslices (cluster-scoped),
+// resourceclaims and resourceclaimtemplates (namespaced).
+kube::ResourceRef dra_resource(std::string_view version, std::string_view plural);
+
 // The resources the collector reads.
 inline const kube::ResourceRef k_nodes{"", "v1", "nodes", false};
 inline const kube::ResourceRef k_pods{"", "v1", "pods", true};

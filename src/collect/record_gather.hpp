@@ -170,6 +170,10 @@ struct RecordBlocks {
   std::vector<RecordBlock<model::ConfigMap>> configmaps;
   std::vector<RecordBlock<model::HelmRelease>> helm_releases;
   std::vector<RecordBlock<model::ClusterPolicy>> cluster_policies;
+  std::vector<RecordBlock<model::DeviceClass>> device_classes;
+  std::vector<RecordBlock<model::ResourceSlice>> resource_slices;
+  std::vector<RecordBlock<model::ResourceClaim>> resource_claims;
+  std::vector<RecordBlock<model::ResourceClaimTemplate>> resource_claim_templates;
 };
 
 } // namespace gpuslice::collect

@@ -8,7 +8,7 @@
 namespace gpuslice::collect {
 
 // Calls f with the same record list of each snapshot (f(a.nodes, b.nodes), then pods, …),
-// for each of the nine lists in snapshot order.
+// for each of the thirteen lists in snapshot order.
 template <class F, class... Snapshots> void for_each_record_list(F&& f, Snapshots&... snapshots) {
   f(snapshots.nodes...);
   f(snapshots.pods...);
@@ -19,6 +19,10 @@ template <class F, class... Snapshots> void for_each_record_list(F&& f, Snapshot
   f(snapshots.configmaps...);
   f(snapshots.helm_releases...);
   f(snapshots.cluster_policies...);
+  f(snapshots.device_classes...);
+  f(snapshots.resource_slices...);
+  f(snapshots.resource_claims...);
+  f(snapshots.resource_claim_templates...);
 }
 
 } // namespace gpuslice::collect

@@ -27,6 +27,10 @@ nlohmann::json snapshot_to_json(const Snapshot& snapshot) {
     items.push_back(model::to_json(map));
   }
   for (const model::ClusterPolicy& policy : snapshot.cluster_policies) items.push_back(model::to_json(policy));
+  for (const model::DeviceClass& c : snapshot.device_classes) items.push_back(model::to_json(c));
+  for (const model::ResourceSlice& s : snapshot.resource_slices) items.push_back(model::to_json(s));
+  for (const model::ResourceClaim& c : snapshot.resource_claims) items.push_back(model::to_json(c));
+  for (const model::ResourceClaimTemplate& t : snapshot.resource_claim_templates) items.push_back(model::to_json(t));
   for (const model::HelmRelease& release : snapshot.helm_releases)
     items.push_back(collect::helm_release_secret_json(release));
 

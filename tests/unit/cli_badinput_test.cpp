@@ -330,7 +330,7 @@ TEST_CASE("cli bad input: snapshot files") {
        {"{dir}/truncated.json: truncated JSON at byte 5001"}},
       {"wrong kind", {"diagnose", "-f", "{dir}/wrong-kind.json"}, ExitCode::usage,
        {"{dir}/wrong-kind.json: no object diagnose reads (found Namespace); expected Nodes, Pods, Events, DaemonSets, "
-       "Deployments, StatefulSets, ConfigMaps, Helm release Secrets or ClusterPolicies"}},
+       "Deployments, StatefulSets, ConfigMaps, Helm release Secrets, ClusterPolicies or DRA objects"}},
       {"not JSON", {"status", "-f", "{dir}/not-json.txt"}, ExitCode::usage,
        {"{dir}/not-json.txt: document 1 is not a Kubernetes object (expected a mapping with apiVersion and kind)"}},
       {"empty", {"verify", "--replicas", "4", "-f", "{dir}/empty.json"}, ExitCode::usage, {"{dir}/empty.json: empty file"}},

@@ -240,3 +240,33 @@ TEST_CASE("collect::merge_object") {
   CHECK(write_snapshot(s).find("aHVudGVyMg") == std::string::npos);
   CHECK_THROWS_AS(collect::merge_object(s, nlohmann::json(42), "test"), UsageError);
 }
+
+TEST_CASE("DRA objects read alike from v1 JSON and v1beta1 YAML, and survive a snapshot file") {
+  // JSON is read through simdjson, YAML through nlohmann: one record from either.
+  const Snapshot v1 = collect::load_snapshot_files({k_objects + "dra-gpu-v1.json"});
+  const Snapshot beta1 = collect::load_snapshot_files({k_objects + "dra-gpu-v1beta1.yaml"});
+  REQUIRE(v1.device_classes.size() == 1);
+  REQUIRE(v1.resource_slices.size() == 1);
+  REQUIRE(v1.resource_claims.size() == 1);
+  REQUIRE(v1.resource_claim_templates.size() == 1);
+  REQUIRE(v1.pods.size() == 1);
+  CHECK(v1.resource_slices[0].devices.size() == 2);
+  CHECK(v1.resource_slices[0].devices[1].attributes.size() == 4);
+  CHECK(v1.resource_claims[0].allocated_node == "gpu-node-1");
+  CHECK(v1.resource_claim_templates[0].requests[0].exactly.count == 2);
+  CHECK(v1.pods[0].spec.resource_claims[0].template_name == "two-gpus");
+  CHECK(v1.pods[0].claim_statuses[0].claim_name == "trainer-0-gpus-8vxzq");
+  CHECK(beta1.device_classes == v1.device_classes);
+  CHECK(beta1.resource_slices == v1.resource_slices);
+  CHECK(beta1.resource_claims == v1.resource_claims);
+  CHECK(beta1.resource_claim_templates == v1.resource_claim_templates);
+  CHECK(beta1.pods == v1.pods);
+
+  TempFile written("dra-snapshot.json", write_snapshot(v1));
+  const Snapshot again = collect::load_snapshot_files({written.path()});
+  CHECK(again.device_classes == v1.device_classes);
+  CHECK(again.resource_slices == v1.resource_slices);
+  CHECK(again.resource_claims == v1.resource_claims);
+  CHECK(again.resource_claim_templates == v1.resource_claim_templates);
+  CHECK(again.pods == v1.pods);
+}

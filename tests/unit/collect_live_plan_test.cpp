@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // The query plan as the server sees it: per-node vs cluster-wide pod lists, requests that do
 // not grow with CPU pods, namespace scope, and discovery before the ClusterPolicy list.
+#include <fstream>
 #include <map>
 #include <mutex>
+
+#include <nlohmann/json.hpp>
 
 #include <doctest/doctest.h>
 
@@ -148,6 +151,33 @@ TEST_CASE("collect::collect reads the ClusterPolicy only when its CRD exists") {
     CHECK(names(run.snapshot.configmaps) == std::vector<std::string>{"gpu-operator/time-slicing-config"});
     CHECK(count_requests(run.log, "/api/v1/namespaces/gpu-operator/secrets", "owner=helm") == 1);
   }
+}
+
+TEST_CASE("collect::collect reads the DRA kinds at the version discovery serves, and pending pods with claims") {
+  kube_test::Cluster cluster(incident());
+  std::ifstream in(std::string(GPUSLICE_SOURCE_DIR) + "/tests/fixtures/objects/dra-gpu-v1.json");
+  const nlohmann::json list = nlohmann::json::parse(in);
+  cluster.server.api().load(list["items"]);
+  Run run = collect_logged(cluster);
+  // Paths match by prefix: discovery of the group version, then its four lists.
+  CHECK(count_requests(run.log, "/apis/resource.k8s.io/v1") == 5);
+  CHECK(count_requests(run.log, "/apis/resource.k8s.io/v1/deviceclasses") == 1);
+  CHECK(count_requests(run.log, "/apis/resource.k8s.io/v1/resourceslices") == 1);
+  CHECK(count_requests(run.log, "/apis/resource.k8s.io/v1/resourceclaims") == 1);
+  CHECK(count_requests(run.log, "/apis/resource.k8s.io/v1/resourceclaimtemplates") == 1);
+  // v1 is served: the older versions are not asked for.
+  CHECK(count_requests(run.log, "/apis/resource.k8s.io/v1beta2") == 0);
+  REQUIRE(run.snapshot.resource_slices.size() == 1);
+  CHECK(run.snapshot.resource_slices[0].devices.size() == 2);
+  REQUIRE(run.snapshot.resource_claims.size() == 1);
+  CHECK(run.snapshot.resource_claims[0].allocated_node == "gpu-node-1");
+  CHECK(names(run.snapshot.resource_claim_templates) == std::vector<std::string>{"ml/two-gpus"});
+  CHECK(names(run.snapshot.device_classes) == std::vector<std::string>{"gpu.nvidia.com"});
+  // The pending pod asks for no nvidia.com/gpu, only a claim: kept, for the DRA diagnosis.
+  bool kept = false;
+  for (const auto& pod : run.snapshot.pods) kept = kept || pod.meta.name == "trainer-0";
+  CHECK(kept);
+  CHECK(run.snapshot.meta.notes.empty());
 }
 
 TEST_CASE("collect::collect reports each list page read to Scope::on_page") {
