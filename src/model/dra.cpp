@@ -7,6 +7,8 @@
 
 namespace gpuslice::model {
 
+using namespace json_fields;
+
 namespace {
 
 constexpr const char* k_api_version = "resource.k8s.io/v1";
