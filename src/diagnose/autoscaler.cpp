@@ -3,12 +3,17 @@
 // NotTriggerScaleUp reasons (counts are node groups), its status ConfigMap and its events.
 // The fixes live outside the cluster (node group sizes, ASG template tags).
 #include <algorithm>
+#include <array>
 #include <functional>
+#include <optional>
 #include <set>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "analyzers.hpp"
+#include "capacity.hpp"
 
 namespace gpuslice::diagnose {
 
@@ -84,6 +89,65 @@ bool is_max_size(const Reason& r) {
          r.kind == ReasonKind::resource_limit;
 }
 
+// Labels that name a node's group, whose value is part of the group's name as the autoscaler
+// spells it: EKS ASG eks-<nodegroup>-<id>, GKE MIG gke-<cluster>-<pool>-<id>-grp, AKS VMSS
+// aks-<pool>-<id>-vmss, Karpenter's NodePool itself.
+constexpr std::array<std::string_view, 5> k_group_labels = {
+    "eks.amazonaws.com/nodegroup", "alpha.eksctl.io/nodegroup-name", "cloud.google.com/gke-nodepool",
+    "kubernetes.azure.com/agentpool", "karpenter.sh/nodepool"};
+
+bool names_group(std::string_view group, std::string_view pool) {
+  if (pool.empty()) return false;
+  if (group == pool) return true;
+  const std::string dashed = fmt::format("-{}-", pool);
+  return group.find(dashed) != std::string_view::npos || group.starts_with(dashed.substr(1)) ||
+         group.ends_with(dashed.substr(0, dashed.size() - 1));
+}
+
+// The GPU nodes of the named groups, to build the new nodes a higher max size would add from;
+// every GPU node when no node's group label names one of them (the group is not told apart).
+std::vector<const GpuNode*> group_templates(const Context& ctx, const std::vector<std::string>& groups) {
+  std::vector<const GpuNode*> all;
+  std::vector<const GpuNode*> named;
+  for (const GpuNode& n : ctx.gpu_nodes) {
+    all.push_back(&n);
+    const bool in_group = std::any_of(k_group_labels.begin(), k_group_labels.end(), [&](std::string_view label) {
+      const std::optional<std::string_view> pool = n.node->meta.label(label);
+      return pool && std::any_of(groups.begin(), groups.end(), [&](const std::string& g) { return names_group(g, *pool); });
+    });
+    if (in_group) named.push_back(&n);
+  }
+  return named.empty() ? all : named;
+}
+
+// What raising the limit would do, by the snapshot; nullopt when it would place no pod (why is set).
+std::optional<ScaleUp> checked_scale_up(const Context& ctx, const std::vector<std::string>& groups, std::string& why) {
+  const std::vector<const GpuNode*> templates = group_templates(ctx, groups);
+  if (templates.empty()) {
+    why = "The snapshot has no GPU node of these groups to model a new one on, so it cannot show that a higher "
+          "maximum would place the pods: check the group's launch template and GPU resources (GS202) first.";
+    return std::nullopt;
+  }
+  const ScaleUp up = new_nodes_place(ctx, templates);
+  if (up.pods > 0) return up;
+  why = fmt::format("Raising the maximum would place none of the {} pending pod(s): {}. Fix that first; the nodes "
+                    "the autoscaler adds are built like the ones it has.",
+                    ctx.pending.size(), why_new_node_rejects(ctx, templates));
+  return std::nullopt;
+}
+
+std::string scale_up_gain(const Context& ctx, const ScaleUp& up) {
+  return fmt::format("By the snapshot {} new node(s) like {} would take {} of {} pending pod(s).", up.nodes,
+                     up.like->node->name(), up.pods, ctx.pending.size());
+}
+
+// ", or enable time-slicing so the existing GPUs take more pods" when apply would place some.
+std::string time_slicing_alternative(const Context& ctx) {
+  Fix fix;
+  fix.replicas = recommended_replicas(ctx);
+  return pods_the_fix_places(ctx, fix) > 0 ? ", or enable time-slicing so the existing GPUs take more pods" : "";
+}
+
 void max_size_reached(const Context& ctx, const std::vector<Verdict>& verdicts, std::vector<Finding>& out) {
   std::optional<Finding> f = refusal_finding(verdicts, FindingCode::GS200, is_max_size,
                                              "the autoscaler cannot add nodes: node groups are at their max size");
@@ -95,21 +159,39 @@ void max_size_reached(const Context& ctx, const std::vector<Verdict>& verdicts, 
       if (g.max_size > 0 && g.cloud_provider_target >= g.max_size) at_max.push_back(&g);
     }
   }
+  std::vector<std::string> groups;
   for (const NodeGroupStatus* g : at_max) {
     f->evidence.push_back(fmt::format("node group {}: target {} = maxSize {}", g->name, g->cloud_provider_target, g->max_size));
+    groups.push_back(g->name);
   }
+  std::set<std::string> nodepools;
+  for (const Verdict& v : verdicts) {
+    if (v.pod->view.scaler.component != "karpenter" || !v.pod->view.scaler.karpenter) continue;
+    for (const KarpenterError& e : v.pod->view.scaler.karpenter->errors) {
+      if (is_max_size(e.reason) && !e.nodepool.empty()) nodepools.insert(e.nodepool);
+    }
+  }
+  groups.insert(groups.end(), nodepools.begin(), nodepools.end());
   const bool karpenter = std::any_of(verdicts.begin(), verdicts.end(), [](const Verdict& v) {
     return v.pod->view.scaler.component == "karpenter";
   });
-  if (at_max.size() == 1) {
-    f->remedy = {"Raise the GPU node group's maximum size (or enable time-slicing so existing GPUs take more pods).",
+  std::string why;
+  const std::optional<ScaleUp> up = checked_scale_up(ctx, groups, why);
+  if (!up) {
+    f->remedy = {std::move(why), ""};
+  } else if (at_max.size() == 1) {
+    f->remedy = {fmt::format("Raise the GPU node group's maximum size{}. {}", time_slicing_alternative(ctx),
+                             scale_up_gain(ctx, *up)),
                  fmt::format("aws autoscaling update-auto-scaling-group --auto-scaling-group-name {} --max-size {}",
-                             at_max.front()->name, at_max.front()->max_size + static_cast<int>(ctx.pending.size()))};
+                             at_max.front()->name, at_max.front()->max_size + up->nodes)};
   } else if (karpenter) {
-    f->remedy = {"Raise the NodePool's limits (spec.limits, e.g. nvidia.com/gpu).", "kubectl edit nodepools"};
+    f->remedy = {fmt::format("Raise the NodePool's limits (spec.limits, e.g. nvidia.com/gpu). {}", scale_up_gain(ctx, *up)),
+                 nodepools.size() == 1 ? fmt::format("kubectl edit nodepool {}", *nodepools.begin())
+                                       : std::string("kubectl edit nodepools")};
   } else {
-    f->remedy = {"Raise the maximum size of the GPU node group (ASG / managed node group), or enable time-slicing "
-                 "so the existing GPUs take more pods; the status map names the groups.",
+    f->remedy = {fmt::format("Raise the maximum size of the GPU node group (ASG / managed node group){}; the status "
+                             "map names the groups. {}",
+                             time_slicing_alternative(ctx), scale_up_gain(ctx, *up)),
                  describe_status_command(ctx)};
   }
   out.push_back(std::move(*f));

@@ -2,6 +2,7 @@
 #include "capacity.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
@@ -184,6 +185,77 @@ int pods_that_fit(const Context& ctx, const Fix& fix) {
     }
   }
   return placed;
+}
+
+namespace {
+
+// A node the autoscaler would add from n's group: no lifecycle taint, not cordoned, another name.
+model::Node new_node_like(const model::Node& n) {
+  model::Node out = n;
+  out.unschedulable = false;
+  std::erase_if(out.taints, is_system_taint);
+  out.meta.labels.erase("kubernetes.io/hostname");
+  return out;
+}
+
+} // namespace
+
+ScaleUp new_nodes_place(const Context& ctx, const std::vector<const GpuNode*>& templates) {
+  std::vector<model::Node> fresh;
+  fresh.reserve(templates.size());
+  for (const GpuNode* t : templates) fresh.push_back(new_node_like(*t->node));
+  struct Opened {
+    std::size_t like;
+    std::map<std::string, long long, std::less<>> used;
+  };
+  std::vector<Opened> opened;
+  ScaleUp out;
+  // Every pending pod: its verdict says no existing node had room, which is what new nodes add.
+  for (const PendingGpuPod& p : ctx.pending) {
+    auto fits_empty = [&](std::size_t k) { return judge(ctx, p, fresh[k], nullptr, {}, true) == NodeVerdict::fits; };
+    auto room = [&](Opened& o) {
+      return allocatable_of(fresh[o.like], p.view.resource) - o.used[p.view.resource] >= p.view.gpu_request;
+    };
+    auto it = std::find_if(opened.begin(), opened.end(), [&](Opened& o) { return fits_empty(o.like) && room(o); });
+    if (it == opened.end()) {
+      std::size_t k = 0;
+      while (k < fresh.size() && !fits_empty(k)) ++k;
+      if (k == fresh.size()) continue;
+      opened.push_back({k, {}});
+      it = std::prev(opened.end());
+      if (!out.like) out.like = templates[k];
+    }
+    it->used[p.view.resource] += p.view.gpu_request;
+    ++out.pods;
+  }
+  out.nodes = static_cast<int>(opened.size());
+  return out;
+}
+
+std::string why_new_node_rejects(const Context& ctx, const std::vector<const GpuNode*>& templates) {
+  const PendingGpuPod& p = ctx.pending.front();
+  const model::Node fresh = new_node_like(*templates.front()->node);
+  std::string why;
+  switch (judge(ctx, p, fresh, nullptr, {}, true)) {
+  case NodeVerdict::taint: {
+    std::vector<std::string> names;
+    for (const model::Taint& t : blocking_taints(p.pod->spec, fresh)) names.push_back(model::to_string(t));
+    why = fmt::format("have a taint {} does not tolerate ({})", qualified(p.pod->meta), name_list(names, 3));
+    break;
+  }
+  case NodeVerdict::selector: why = fmt::format("not match the nodeSelector/affinity of {}", qualified(p.pod->meta)); break;
+  case NodeVerdict::lacks_resource: why = fmt::format("have no {}", p.view.resource); break;
+  case NodeVerdict::insufficient:
+    why = fmt::format("have {} {}, fewer than {} requests", allocatable_of(fresh, p.view.resource), p.view.resource,
+                      qualified(p.pod->meta));
+    break;
+  default: why = fmt::format("not take {}", qualified(p.pod->meta)); break;
+  }
+  std::string out = fmt::format("a new node like {} would {}", fresh.name(), why);
+  if (templates.size() > 1) {
+    out += fmt::format(", and one like any of the other {} GPU node(s) would not take it either", templates.size() - 1);
+  }
+  return out;
 }
 
 int pods_the_fix_places(const Context& ctx, const Fix& fix) {

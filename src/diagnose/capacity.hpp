@@ -63,6 +63,19 @@ std::optional<std::string> scheduler_disagreement(const Context& ctx, const Pend
 // How many of the nodes the scheduler counts as Insufficient <resource> for p have none of it.
 int insufficient_nodes_lacking_resource(const Context& ctx, const PendingGpuPod& p);
 
+// Raising a node group's max size, as the autoscaler would use it: new nodes built like one of
+// `templates` (its labels but hostname, its policy taints, its allocatable; Ready, schedulable,
+// no pods), opened one after another as the pending pods need them.
+struct ScaleUp {
+  int pods = 0;                  // pending pods a new node would take
+  int nodes = 0;                 // new nodes they take, first fit
+  const GpuNode* like = nullptr; // the template of the first new node
+};
+ScaleUp new_nodes_place(const Context& ctx, const std::vector<const GpuNode*>& templates);
+// "a new node like gpu-1 would have a taint it does not tolerate (dedicated=ml:NoSchedule)":
+// why the first pending pod fits no new node built like `templates` (not empty).
+std::string why_new_node_rejects(const Context& ctx, const std::vector<const GpuNode*>& templates);
+
 // The remedy `apply --replicas N` with its text, gated by the placement check: offered when no
 // GPU pod is pending or when it places at least one ("With --replicas N, 3 of 4 pending pod(s)
 // would fit." is appended); otherwise the command is withheld and the text says why.
