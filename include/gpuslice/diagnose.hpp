@@ -261,6 +261,15 @@ struct MigSlots {
   bool operator==(const MigSlots&) const = default;
 };
 
+// GPUs the NVIDIA DRA driver publishes for a node in ResourceSlices (driver gpu.nvidia.com):
+// allocated through ResourceClaims, never in allocatable, so counted apart from slots.
+struct DraGpus {
+  long long devices = 0;
+  long long allocated = 0;  // held by an allocated claim
+  long long free = 0;
+  bool operator==(const DraGpus&) const = default;
+};
+
 // One GPU node's capacity (DESIGN §4.3 "nodes"). Slots are what the scheduler counts:
 // physical GPUs × replicas when time-sliced.
 struct NodeInventory {
@@ -278,6 +287,7 @@ struct NodeInventory {
   bool schedulable = true;      // not cordoned
   std::vector<std::string> taints;  // "key=value:Effect"
   std::vector<MigSlots> mig;    // MIG slices per profile, by profile name
+  DraGpus dra;                  // devices == 0 where the DRA driver publishes nothing
 };
 
 // What the scheduler said about a pending pod.

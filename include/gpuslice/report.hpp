@@ -82,6 +82,7 @@ struct GpuTotals {
   long long requested = 0;
   long long free = 0;
   std::vector<diagnose::MigSlots> mig; // per MIG profile, summed over the nodes, by profile name
+  diagnose::DraGpus dra;               // GPUs the DRA driver publishes, summed (not slots either)
 };
 GpuTotals gpu_totals(const std::vector<diagnose::NodeInventory>& nodes);
 

@@ -107,6 +107,25 @@ ScalerVerdict scaler_verdict(const PodEvents& events, const model::Pod& pod) {
   return v;
 }
 
+// Devices of the NVIDIA DRA driver per node, and how many allocated claims hold.
+std::map<std::string, DraGpus, std::less<>> dra_gpus_by_node(const Snapshot& snapshot) {
+  std::map<std::string, DraGpus, std::less<>> out;
+  std::map<std::string, std::string, std::less<>> node_of;  // "pool/device" -> node
+  for (const model::ResourceSlice& slice : snapshot.resource_slices) {
+    if (slice.driver != model::k_nvidia_gpu_driver || slice.node_name.empty()) continue;
+    out[slice.node_name].devices += static_cast<long long>(slice.devices.size());
+    for (const model::Device& d : slice.devices) node_of.emplace(slice.pool + "/" + d.name, slice.node_name);
+  }
+  for (const model::ResourceClaim& c : snapshot.resource_claims) {
+    for (const model::AllocatedDevice& d : c.devices) {
+      if (d.driver != model::k_nvidia_gpu_driver) continue;
+      if (auto it = node_of.find(d.pool + "/" + d.device); it != node_of.end()) ++out[it->second].allocated;
+    }
+  }
+  for (auto& [node, gpus] : out) gpus.free = std::max(0LL, gpus.devices - gpus.allocated);
+  return out;
+}
+
 NodeInventory inventory_of(const model::Node& node, const model::NodeGpus& gpus,
                            const std::map<std::string, long long, std::less<>>& requested) {
   NodeInventory inv;
@@ -203,11 +222,13 @@ Context make_context(const Snapshot& snapshot, const AnalyzeOptions& options) {
       }
     }
   }
+  const std::map<std::string, DraGpus, std::less<>> dra = dra_gpus_by_node(snapshot);
   for (const model::Node& node : snapshot.nodes) {
     if (!model::is_gpu_node(node)) continue;
     GpuNode g{&node, model::describe_node_gpus(node), {}, {}, nullptr};
     if (auto it = requested.find(node.name()); it != requested.end()) g.requested = std::move(it->second);
     g.inventory = inventory_of(node, g.gpus, g.requested);
+    if (auto it = dra.find(node.name()); it != dra.end()) g.inventory.dra = it->second;
     ctx.gpu_nodes.push_back(std::move(g));
   }
   std::sort(ctx.gpu_nodes.begin(), ctx.gpu_nodes.end(),

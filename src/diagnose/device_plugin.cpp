@@ -27,7 +27,8 @@ void device_plugin_missing(const Context& ctx, std::vector<Finding>& out) {
   // Bottlerocket / EKS Auto Mode run the plugin on the host: GPUs are advertised without a DaemonSet.
   std::vector<const GpuNode*> uncovered;
   for (const GpuNode& n : ctx.gpu_nodes) {
-    if (!has_host_device_plugin(*n.node) && n.inventory.allocatable == 0) uncovered.push_back(&n);
+    // A node whose GPUs the DRA driver publishes needs no device plugin (and must not get one).
+    if (!has_host_device_plugin(*n.node) && n.inventory.allocatable == 0 && n.inventory.dra.devices == 0) uncovered.push_back(&n);
   }
   if (uncovered.empty()) return;
   Finding f = make_finding(FindingCode::GS400,

@@ -49,7 +49,8 @@ void untainted(const Context& ctx, std::vector<Finding>& out) {
     const bool tainted = std::any_of(n.node->taints.begin(), n.node->taints.end(), [](const model::Taint& t) {
       return t.key == model::k_gpu_resource && t.effect == "NoSchedule";
     });
-    if (!tainted) nodes.push_back(&n);
+    // DRA pods get no toleration from ExtendedResourceToleration: the taint would lock them out.
+    if (!tainted && n.inventory.dra.devices == 0) nodes.push_back(&n);
   }
   if (nodes.empty()) return;
   Finding f = node_finding(FindingCode::GS501,
@@ -99,7 +100,7 @@ void advertises_nothing(const Context& ctx, std::vector<Finding>& out) {
   if (!plugin_somewhere) return;
   std::vector<const GpuNode*> nodes;
   for (const GpuNode& n : ctx.gpu_nodes) {
-    if (n.inventory.allocatable == 0 && n.inventory.ready) nodes.push_back(&n);
+    if (n.inventory.allocatable == 0 && n.inventory.ready && n.inventory.dra.devices == 0) nodes.push_back(&n);
   }
   if (nodes.empty()) return;
   Finding f = node_finding(FindingCode::GS503,

@@ -212,6 +212,7 @@ void non_gpu_pods_on_gpu_nodes(const Context& ctx, std::vector<Finding>& out) {
   for (const model::Pod* pod : ctx.bound_pods) {
     if (!ctx.gpu_node(pod->spec.node_name)) continue;
     if (model::gpu_units(model::effective_gpu_requests(pod->spec)) > 0) continue;
+    if (!pod->spec.resource_claims.empty()) continue;  // its GPU comes through a DRA claim
     const model::OwnerReference* owner = pod->meta.controller();
     if (owner && (owner->kind == "DaemonSet" || owner->kind == "Node")) continue;  // per-node agents
     squatters.push_back(pod);

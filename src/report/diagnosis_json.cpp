@@ -142,6 +142,10 @@ void write_diagnosis(Sink& out, const Diagnosis& diagnosis, const ClusterInfo& c
     out.key("migSlots");
     write_mig(out, totals.mig);
   }
+  if (totals.dra.devices > 0) { // DRA GPUs are claimed, not slots: apart, on DRA clusters only
+    out.key("draGpus");
+    write_dra(out, totals.dra);
+  }
   out.key("findings");
   out.begin_object();
   write_integers(out, {{"error", by_severity[0]}, {"warning", by_severity[1]}, {"info", by_severity[2]}});

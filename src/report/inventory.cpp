@@ -39,6 +39,9 @@ GpuTotals gpu_totals(const std::vector<diagnose::NodeInventory>& nodes) {
       sum.requested += m.requested;
       sum.free += m.free;
     }
+    t.dra.devices += n.dra.devices;
+    t.dra.allocated += n.dra.allocated;
+    t.dra.free += n.dra.free;
   }
   for (auto& [profile, sum] : mig) t.mig.push_back(std::move(sum));
   return t;
@@ -52,6 +55,10 @@ std::string mig_slots_text(const std::vector<diagnose::MigSlots>& mig) {
   return out.empty() ? "-" : out;
 }
 
+std::string dra_gpus_text(const diagnose::DraGpus& dra) {
+  return dra.devices == 0 ? std::string("-") : fmt::format("{}/{} free", dra.free, dra.devices);
+}
+
 std::string render_node_table(const std::vector<diagnose::NodeInventory>& nodes, const Style& style) {
   if (nodes.empty()) {
     return "  No GPU nodes found.\n";
@@ -59,6 +66,8 @@ std::string render_node_table(const std::vector<diagnose::NodeInventory>& nodes,
   const bool any_mig = std::any_of(nodes.begin(), nodes.end(), [](const auto& n) { return !n.mig.empty(); });
   std::vector<std::string> header = {"name", "instance", "product", "gpus", "replicas", "slots", "requested", "free"};
   if (any_mig) header.emplace_back("mig");
+  const bool any_dra = std::any_of(nodes.begin(), nodes.end(), [](const auto& n) { return n.dra.devices > 0; });
+  if (any_dra) header.emplace_back("dra");
   header.insert(header.end(), {"status", "taints"});
   TextTable table(header);
   for (const auto& n : nodes) {
@@ -71,6 +80,7 @@ std::string render_node_table(const std::vector<diagnose::NodeInventory>& nodes,
                                     std::to_string(n.replicas), std::to_string(n.allocatable),
                                     std::to_string(n.requested), std::to_string(n.free)};
     if (any_mig) row.push_back(mig_slots_text(n.mig));
+    if (any_dra) row.push_back(dra_gpus_text(n.dra));
     row.insert(row.end(), {status, taint_list(n.taints)});
     table.add_row(row);
   }
@@ -97,6 +107,10 @@ void write_inventory(Sink& out, const diagnose::Diagnosis& diagnosis, const Clus
   if (!t.mig.empty()) {
     out.key("migSlots");
     write_mig(out, t.mig);
+  }
+  if (t.dra.devices > 0) {
+    out.key("draGpus");
+    write_dra(out, t.dra);
   }
   out.end_object();
   out.key("nodes");
@@ -141,6 +155,9 @@ std::string render_inventory(const diagnose::Diagnosis& diagnosis, const Cluster
       diagnosis.nodes.size(), t.physical, t.slots, t.requested, t.free, diagnosis.pending_pods.size());
   if (!t.mig.empty()) {
     out.insert(out.size() - 2, fmt::format("; MIG slices (not GPU slots): {}", mig_slots_text(t.mig)));
+  }
+  if (t.dra.devices > 0) {
+    out.insert(out.size() - 2, fmt::format("; DRA GPUs (claimed, not slots): {}", dra_gpus_text(t.dra)));
   }
   return out + render_node_table(diagnosis.nodes, style);
 }

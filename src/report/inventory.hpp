@@ -53,6 +53,14 @@ void write_mig(Sink& out, const std::vector<diagnose::MigSlots>& mig) {
   out.end_array();
 }
 
+// {"devices", "allocated", "free"} of DESIGN §4.3's "dra" (node) and "draGpus" (summary).
+template <class Sink>
+void write_dra(Sink& out, const diagnose::DraGpus& dra) {
+  out.begin_object();
+  write_integers(out, {{"devices", dra.devices}, {"allocated", dra.allocated}, {"free", dra.free}});
+  out.end_object();
+}
+
 // One node of DESIGN §4.3 "nodes", to a sink with JsonTextWriter's calls (json_text_writer.hpp).
 template <class Sink>
 void write_node(Sink& out, const diagnose::NodeInventory& n) {
@@ -75,14 +83,22 @@ void write_node(Sink& out, const diagnose::NodeInventory& n) {
     out.key("mig");
     write_mig(out, n.mig);
   }
+  if (n.dra.devices > 0) { // only nodes whose GPUs the DRA driver publishes: never in allocatable
+    out.key("dra");
+    write_dra(out, n.dra);
+  }
   out.end_object();
 }
 
 // "1g.5gb 50/56 free, 2g.10gb 3/3 free", or "-" without MIG slices: the table cell and summary.
 std::string mig_slots_text(const std::vector<diagnose::MigSlots>& mig);
 
-// The node table (NAME INSTANCE PRODUCT GPUS REPLICAS SLOTS REQUESTED FREE [MIG] STATUS TAINTS),
-// or "  No GPU nodes found." when there are none; MIG only when some node has MIG slices.
+// "1/2 free" of a node's or the cluster's DRA GPUs, "-" without any: the table cell and summary.
+std::string dra_gpus_text(const diagnose::DraGpus& dra);
+
+// The node table (NAME INSTANCE PRODUCT GPUS REPLICAS SLOTS REQUESTED FREE [MIG] [DRA] STATUS
+// TAINTS), or "  No GPU nodes found." when there are none; MIG only when some node has MIG
+// slices, DRA only when the DRA driver publishes GPUs of some node.
 std::string render_node_table(const std::vector<diagnose::NodeInventory>& nodes, const Style& style);
 
 } // namespace gpuslice::report

@@ -85,16 +85,18 @@ void markdown_nodes(const Diagnosis& d, std::string& out) {
   }
   // A MIG column only where some node has MIG slices, as in the text table.
   const bool any_mig = std::any_of(d.nodes.begin(), d.nodes.end(), [](const auto& n) { return !n.mig.empty(); });
-  out += fmt::format("| node | instance type | GPU | physical | replicas | allocatable | requested | free |{} taints |\n"
-                     "|---|---|---|---:|---:|---:|---:|---:|{}---|\n",
-                     any_mig ? " MIG |" : "", any_mig ? "---|" : "");
+  const bool any_dra = std::any_of(d.nodes.begin(), d.nodes.end(), [](const auto& n) { return n.dra.devices > 0; });
+  out += fmt::format("| node | instance type | GPU | physical | replicas | allocatable | requested | free |{}{} taints |\n"
+                     "|---|---|---|---:|---:|---:|---:|---:|{}{}---|\n",
+                     any_mig ? " MIG |" : "", any_dra ? " DRA |" : "", any_mig ? "---|" : "", any_dra ? "---|" : "");
   for (const diagnose::NodeInventory& n : d.nodes) {
     std::string taints;
     for (const std::string& t : n.taints) taints += (taints.empty() ? "" : ", ") + t;
     const std::string mig = any_mig ? fmt::format(" {} |", markdown_cell(mig_slots_text(n.mig))) : "";
-    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |{} {} |\n", markdown_cell(n.name),
+    const std::string dra = any_dra ? fmt::format(" {} |", dra_gpus_text(n.dra)) : "";
+    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |{}{} {} |\n", markdown_cell(n.name),
                        markdown_cell(n.instance_type), markdown_cell(n.gpu_product), n.physical_gpus, n.replicas,
-                       n.allocatable, n.requested, n.free, mig, markdown_cell(taints));
+                       n.allocatable, n.requested, n.free, mig, dra, markdown_cell(taints));
   }
 }
 
@@ -129,6 +131,7 @@ std::string render_diagnosis_markdown(const Diagnosis& d, const ClusterInfo& clu
                      "{} of {} GPU slot(s) requested\n\n",
                      counts[0], counts[1], counts[2], d.nodes.size(), totals.physical, totals.requested, totals.slots);
   if (!totals.mig.empty()) out.insert(out.size() - 2, fmt::format(" · MIG slices (not GPU slots): {}", mig_slots_text(totals.mig)));
+  if (totals.dra.devices > 0) out.insert(out.size() - 2, fmt::format(" · DRA GPUs (claimed, not slots): {}", dra_gpus_text(totals.dra)));
   markdown_findings(d, out);
   markdown_nodes(d, out);
   markdown_pending(d, out);
