@@ -18,8 +18,8 @@ namespace gpuslice::diagnose {
 namespace {
 
 using Analyzer = void (*)(const Context&, std::vector<Finding>&);
-constexpr std::array<Analyzer, 7> k_analyzers = {find_scheduling, find_autoscaler, find_sharing, find_device_plugin,
-                                                 find_nodes,      find_workloads,  find_observability};
+constexpr std::array<Analyzer, 8> k_analyzers = {find_scheduling, find_autoscaler, find_sharing,       find_device_plugin,
+                                                 find_nodes,      find_workloads,  find_observability, find_dra};
 
 // The analyzers only read the context, and each writes its own list: they run side by side
 // (at 5,000 nodes four of them take 6-9 ms each), and their findings are joined in the order

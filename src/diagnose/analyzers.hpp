@@ -18,5 +18,6 @@ void find_device_plugin(const Context& ctx, std::vector<Finding>& out);  // GS4x
 void find_nodes(const Context& ctx, std::vector<Finding>& out);          // GS5xx
 void find_workloads(const Context& ctx, std::vector<Finding>& out);      // GS6xx
 void find_observability(const Context& ctx, std::vector<Finding>& out);  // GS7xx
+void find_dra(const Context& ctx, std::vector<Finding>& out);            // GS8xx
 
 } // namespace gpuslice::diagnose

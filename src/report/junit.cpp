@@ -43,6 +43,7 @@ std::string junit_area(diagnose::FindingCode code) {
   case 5: return "nodes";
   case 6: return "workloads";
   case 7: return "observability";
+  case 8: return "dra";
   }
   return "other";
 }

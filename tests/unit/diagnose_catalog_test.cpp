@@ -47,6 +47,10 @@ const std::vector<std::tuple<std::string, std::string, std::string>> k_design = 
     {"GS602", "selector-on-shared-product-label", "error"},
     {"GS700", "gpu-metrics-missing", "warning"},
     {"GS701", "mig-capable-gpu", "info"},
+    {"GS800", "dra-claim-missing", "error"},
+    {"GS801", "dra-device-class-missing", "error"},
+    {"GS802", "dra-devices-unavailable", "error"},
+    {"GS803", "dra-gpu-node-without-slices", "warning"},
 };
 
 } // namespace

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: Apache-2.0
+// GS8xx: why a pending pod's DRA ResourceClaims cannot be allocated. The scheduler says only
+// "cannot allocate all claims" (or nothing, when a claim was never created); the replay in
+// dra_allocation.cpp says which claim, which request and which nodes.
+#include <algorithm>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "analyzers.hpp"
+#include "dra_allocation.hpp"
+
+namespace gpuslice::diagnose {
+
+namespace {
+
+std::string scheduler_words(const model::Pod& pod) {
+  const model::Condition* c = pod.condition("PodScheduled");
+  return c && c->status == "False" && !c->message.empty() ? fmt::format("; the scheduler says \"{}\"", c->message)
+                                                           : std::string{};
+}
+
+void claims_missing(const std::vector<PodClaims>& pods, std::vector<Finding>& out) {
+  Finding f = make_finding(FindingCode::GS800, "");
+  std::set<std::string> missing_templates;
+  bool not_created = false;
+  for (const PodClaims& p : pods) {
+    if (!p.missing.empty()) f.objects.push_back(object_ref("Pod", p.pod->meta));
+    for (const MissingClaim& m : p.missing) {
+      const std::string who = qualified(p.pod->meta);
+      if (m.template_missing) {
+        missing_templates.insert(fmt::format("{}/{}", p.pod->meta.ns, m.template_name));
+        f.evidence.push_back(fmt::format("{}: claim {} is made from ResourceClaimTemplate {}, which does not exist", who,
+                                         m.pod_claim, m.template_name));
+      } else if (m.claim.empty()) {
+        not_created = true;
+        f.evidence.push_back(fmt::format("{}: claim {} from ResourceClaimTemplate {} has not been made yet (no "
+                                         "status.resourceClaimStatuses entry names one)",
+                                         who, m.pod_claim, m.template_name));
+      } else {
+        f.evidence.push_back(fmt::format("{}: claim {} names ResourceClaim {}, which does not exist", who, m.pod_claim,
+                                         m.claim));
+      }
+    }
+  }
+  if (f.evidence.empty()) return;
+  if (f.evidence.size() > 5) {
+    const std::size_t more = f.evidence.size() - 5;
+    f.evidence.resize(5);
+    f.evidence.push_back(fmt::format("and {} more", more));
+  }
+  f.summary = fmt::format("{} pending pod(s) wait for ResourceClaims that do not exist; the scheduler does not try "
+                          "them until they do",
+                          f.objects.size());
+  if (!missing_templates.empty()) {
+    f.remedy.text = fmt::format("Create the ResourceClaimTemplate(s) {} (or fix the pods' resourceClaimTemplateName); "
+                                "kube-controller-manager then makes each pod its claim.",
+                                name_list({missing_templates.begin(), missing_templates.end()}, 3));
+  } else if (not_created) {
+    f.remedy.text = "kube-controller-manager makes a pod's claim from its template and has not: check that the "
+                    "DynamicResourceAllocation feature is on there and read its log for resource-claim errors.";
+  } else {
+    f.remedy.text = "Create the named ResourceClaim(s) in the pods' namespace, or have the pods use a "
+                    "ResourceClaimTemplate so each gets its own.";
+  }
+  out.push_back(std::move(f));
+}
+
+void classes_missing(const Context& ctx, const std::vector<PodClaims>& pods, std::vector<Finding>& out) {
+  Finding f = make_finding(FindingCode::GS801, "");
+  std::set<std::string> classes;
+  for (const PodClaims& p : pods) {
+    bool named = false;
+    for (const std::vector<RequestCheck>& alternatives : p.requests) {
+      // With firstAvailable one existing class is enough.
+      if (std::any_of(alternatives.begin(), alternatives.end(), [](const RequestCheck& r) { return !r.class_missing; })) continue;
+      for (const RequestCheck& r : alternatives) {
+        classes.insert(r.device_class);
+        f.evidence.push_back(fmt::format("{}: claim {} request {} names DeviceClass {}, which does not exist",
+                                         qualified(p.pod->meta), r.claim, r.request, r.device_class));
+      }
+      if (!named) f.objects.push_back(object_ref("Pod", p.pod->meta));
+      named = true;
+    }
+  }
+  if (f.evidence.empty()) return;
+  std::vector<std::string> existing;
+  for (const model::DeviceClass& c : ctx.snapshot.device_classes) existing.push_back(c.meta.name);
+  f.summary = fmt::format("{} pending pod(s) request devices of DeviceClass(es) that do not exist: {}", f.objects.size(),
+                          name_list({classes.begin(), classes.end()}, 3));
+  f.remedy.text = existing.empty()
+                      ? std::string("No DeviceClass exists: install the DRA driver (NVIDIA's chart creates "
+                                    "gpu.nvidia.com and mig.nvidia.com), or fix the claims' deviceClassName.")
+                      : fmt::format("Use an existing class in the claims' deviceClassName ({}), or install the "
+                                    "driver that creates the missing one.",
+                                    name_list(existing, 5));
+  out.push_back(std::move(f));
+}
+
+// "gpu-1: 1 matching, 0 free (held by ml/a)", "gpu-2: none of 4 device(s) match".
+std::string node_text(const NodeDevices& n) {
+  if (n.matching == 0) {
+    return fmt::format("{}: none of {} device(s) match{}", n.node, n.devices,
+                       n.cel_error ? ", a selector fails on a device here" : "");
+  }
+  std::string text = fmt::format("{}: {} matching, {} free", n.node, n.matching, n.free);
+  if (!n.held_by.empty()) text += fmt::format(" (held by {})", name_list(n.held_by, 2));
+  if (n.cel_error) text += ", a selector fails on a device here";
+  return text;
+}
+
+std::string request_text(const PodClaims& p, const RequestCheck& r) {
+  std::vector<std::string> nodes;
+  for (const NodeDevices& n : r.nodes) nodes.push_back(node_text(n));
+  const std::string wanted = r.all ? std::string("all") : std::to_string(r.count);
+  return fmt::format("{}: claim {} request {} wants {} device(s) of class {}; {}/{} node(s) with ResourceSlices have "
+                     "them free{}{}",
+                     qualified(p.pod->meta), r.claim, r.request, wanted, r.device_class, r.nodes_with_room(),
+                     r.nodes.size(), nodes.empty() ? std::string{} : ": ", name_list(nodes, 3));
+}
+
+void devices_unavailable(const std::vector<PodClaims>& pods, std::vector<Finding>& out) {
+  Finding f = make_finding(FindingCode::GS802, "");
+  bool held = false;
+  bool none_match = false;
+  bool cel_error = false;
+  for (const PodClaims& p : pods) {
+    bool named = false;
+    for (const std::vector<RequestCheck>& alternatives : p.requests) {
+      if (request_fits_somewhere(alternatives)) continue;
+      if (std::any_of(alternatives.begin(), alternatives.end(), [](const RequestCheck& r) { return r.class_missing; })) continue;
+      for (const RequestCheck& r : alternatives) {
+        f.evidence.push_back(request_text(p, r) + (named ? std::string{} : scheduler_words(*p.pod)));
+        if (!r.cel_error.empty()) {
+          cel_error = true;
+          f.evidence.push_back(fmt::format("{}: a CEL runtime error, on which the scheduler gives up on the node: {}",
+                                           qualified(p.pod->meta), r.cel_error));
+        }
+        for (const NodeDevices& n : r.nodes) {
+          held = held || !n.held_by.empty();
+          none_match = none_match || n.matching == 0;
+        }
+      }
+      if (!named) f.objects.push_back(object_ref("Pod", p.pod->meta));
+      named = true;
+    }
+  }
+  if (f.evidence.empty()) return;
+  f.summary = fmt::format("{} pending pod(s) have claim requests that no node's free devices satisfy",
+                          f.objects.size());
+  std::vector<std::string> fixes;
+  if (cel_error) fixes.push_back("guard the selector against devices without the attribute (`\"name\" in "
+                                 "device.attributes[\"domain\"] && …`) or select on the driver first");
+  if (held) fixes.push_back("free devices held by claims of finished or idle pods (delete those pods or claims)");
+  if (none_match) fixes.push_back("check the request's selectors and count against the devices the slices publish "
+                                  "(kubectl get resourceslices -o yaml)");
+  fixes.push_back("add nodes whose DRA driver publishes such devices");
+  f.remedy.text = fmt::format("No node can take these claims as they are: {}.", fmt::join(fixes, "; or "));
+  out.push_back(std::move(f));
+}
+
+// The cluster allocates NVIDIA GPUs through DRA: a DeviceClass or a ResourceSlice of the driver.
+bool uses_nvidia_dra(const Snapshot& s) {
+  return std::any_of(s.resource_slices.begin(), s.resource_slices.end(),
+                     [](const model::ResourceSlice& r) { return r.driver == model::k_nvidia_gpu_driver; }) ||
+         std::any_of(s.device_classes.begin(), s.device_classes.end(), [](const model::DeviceClass& c) {
+           return std::any_of(c.selectors.begin(), c.selectors.end(), [](const std::string& e) {
+             return e.find(model::k_nvidia_gpu_driver) != std::string::npos;
+           });
+         });
+}
+
+void gpu_nodes_without_slices(const Context& ctx, bool pods_wait, std::vector<Finding>& out) {
+  if (!uses_nvidia_dra(ctx.snapshot)) return;
+  Finding f = make_finding(FindingCode::GS803, "");
+  for (const GpuNode& n : ctx.gpu_nodes) {
+    // A node whose GPUs the device plugin advertises is not the DRA driver's.
+    if (n.inventory.allocatable > 0 || !n.inventory.mig.empty() || n.inventory.dra.devices > 0) continue;
+    f.objects.push_back(object_ref("Node", n.node->meta));
+    f.evidence.push_back(fmt::format("node {}: a GPU node ({}), with no device-plugin GPUs and no ResourceSlice of "
+                                     "driver {}",
+                                     n.node->name(), n.gpus.product.empty() ? std::string("GPU labels") : n.gpus.product,
+                                     model::k_nvidia_gpu_driver));
+  }
+  if (f.objects.empty()) return;
+  if (pods_wait) f.severity = Severity::error;
+  f.summary = fmt::format("{} GPU node(s) publish no GPUs to DRA: the NVIDIA DRA driver's kubelet plugin is not "
+                          "running there, or found no healthy GPU",
+                          f.objects.size());
+  f.remedy.text = fmt::format("Check the DRA driver's kubelet-plugin pod on these nodes (its log says whether it "
+                              "registered and which GPUs it found); its slices appear with `kubectl get "
+                              "resourceslices --field-selector spec.nodeName={}`.",
+                              f.objects.front().name);
+  out.push_back(std::move(f));
+}
+
+} // namespace
+
+void find_dra(const Context& ctx, std::vector<Finding>& out) {
+  const Snapshot& s = ctx.snapshot;
+  if (s.device_classes.empty() && s.resource_slices.empty() && s.resource_claims.empty() &&
+      std::none_of(s.pods.begin(), s.pods.end(), [](const model::Pod& p) { return !p.spec.resource_claims.empty(); })) {
+    return;  // no DRA here: nothing to replay
+  }
+  const std::vector<PodClaims> pods = check_pending_claims(s);
+  claims_missing(pods, out);
+  classes_missing(ctx, pods, out);
+  devices_unavailable(pods, out);
+  gpu_nodes_without_slices(ctx, !pods.empty(), out);
+}
+
+} // namespace gpuslice::diagnose
