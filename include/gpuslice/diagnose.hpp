@@ -41,7 +41,7 @@ enum class FindingCode : int {
   GS500 = 500, GS501 = 501, GS502 = 502, GS503 = 503,
   GS600 = 600, GS601 = 601, GS602 = 602,
   GS700 = 700, GS701 = 701,
-  GS800 = 800, GS801 = 801, GS802 = 802, GS803 = 803,
+  GS800 = 800, GS801 = 801, GS802 = 802, GS803 = 803, GS804 = 804, GS805 = 805, GS806 = 806,
 };
 
 // One row of the catalog table.

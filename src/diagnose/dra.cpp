@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// GS8xx: why a pending pod's DRA ResourceClaims cannot be allocated. The scheduler says only
+// GS8xx: why a pod's DRA ResourceClaims cannot be allocated or prepared. The scheduler says only
 // "cannot allocate all claims" (or nothing, when a claim was never created); the replay in
 // dra_allocation.cpp says which claim, which request and which nodes.
 #include <algorithm>
@@ -197,10 +197,90 @@ void gpu_nodes_without_slices(const Context& ctx, bool pods_wait, std::vector<Fi
   out.push_back(std::move(f));
 }
 
+// The kubelet could not prepare a pod's claims (FailedPrepareDynamicResources): most often the
+// driver's kubelet plugin is not registered on the node.
+void prepare_failed(const Context& ctx, std::vector<Finding>& out) {
+  Finding f = make_finding(FindingCode::GS804, "");
+  std::set<std::string> nodes;
+  bool unregistered = false;
+  std::vector<std::pair<std::string, std::string>> lines;
+  for (const model::Event& e : ctx.snapshot.events) {
+    if (e.reason != "FailedPrepareDynamicResources" || e.regarding.kind != "Pod") continue;
+    const auto pod = std::find_if(ctx.snapshot.pods.begin(), ctx.snapshot.pods.end(), [&](const model::Pod& p) {
+      return p.meta.ns == e.regarding.ns && p.meta.name == e.regarding.name;
+    });
+    if (pod == ctx.snapshot.pods.end() || pod->phase == "Running" || pod->phase == "Succeeded") continue;  // it recovered
+    f.objects.push_back(object_ref("Pod", pod->meta));
+    if (!pod->spec.node_name.empty()) nodes.insert(pod->spec.node_name);
+    unregistered = unregistered || e.message.find("is not registered") != std::string::npos ||
+                   e.message.find("not found in the list of registered DRA plugins") != std::string::npos;
+    lines.emplace_back(fmt::format("{} on {}", qualified(pod->meta), pod->spec.node_name.empty() ? "?" : pod->spec.node_name),
+                       fmt::format("kubelet: \"{}\"", e.message));
+  }
+  if (f.objects.empty()) return;
+  f.evidence = grouped_evidence(lines, 5);
+  const std::string where = name_list({nodes.begin(), nodes.end()}, 3);
+  f.summary = fmt::format("the kubelet cannot prepare the DRA claims of {} pod(s) on {}", f.objects.size(), where);
+  f.remedy.text = unregistered
+                      ? fmt::format("The DRA driver's kubelet plugin is not registered on {}: check that its pod "
+                                    "runs there (and is Ready), then read its log; the pods start once it registers.",
+                                    where)
+                      : fmt::format("The driver failed to prepare the devices on {}: read the kubelet-plugin pod's "
+                                    "log there for the driver's error.",
+                                    where);
+  out.push_back(std::move(f));
+}
+
+// Karpenter (IGNORE_DRA_REQUESTS, its default) provisions no node for a pod with claims.
+void karpenter_ignores_dra(const Context& ctx, std::vector<Finding>& out) {
+  Finding f = make_finding(FindingCode::GS805, "");
+  for (const model::Event& e : ctx.snapshot.events) {
+    if (e.regarding.kind != "Pod" || e.component() != "karpenter" ||
+        e.message.find("Dynamic Resource Allocation requirements that are not yet supported by Karpenter") ==
+            std::string::npos) {
+      continue;
+    }
+    const ObjectRef pod{"Pod", e.regarding.ns, e.regarding.name};
+    if (std::find(f.objects.begin(), f.objects.end(), pod) != f.objects.end()) continue;
+    f.objects.push_back(pod);
+    if (f.evidence.size() < 5) f.evidence.push_back(fmt::format("{}/{}: karpenter says \"{}\"", pod.ns, pod.name, e.message));
+  }
+  if (f.objects.empty()) return;
+  f.summary = fmt::format("Karpenter adds no node for {} pending pod(s) because they use DRA claims", f.objects.size());
+  f.remedy.text = "Karpenter does not provision for DRA pods: give them nodes it does not manage (a static or "
+                  "cluster-autoscaler node group whose nodes run the DRA driver), or free devices on existing nodes.";
+  out.push_back(std::move(f));
+}
+
+// The device plugin and the DRA driver both hand out a node's GPUs: each can give away a GPU
+// the other already gave.
+void two_allocators(const Context& ctx, std::vector<Finding>& out) {
+  Finding f = make_finding(FindingCode::GS806, "");
+  for (const GpuNode& n : ctx.gpu_nodes) {
+    if (n.inventory.dra.devices == 0 || (n.inventory.allocatable == 0 && n.inventory.mig.empty())) continue;
+    f.objects.push_back(object_ref("Node", n.node->meta));
+    if (f.evidence.size() < 5) {
+      f.evidence.push_back(fmt::format("node {}: {} {} in allocatable (device plugin) and {} device(s) of {} in "
+                                       "ResourceSlices (DRA driver)",
+                                       n.node->name(), n.inventory.allocatable, n.inventory.resource,
+                                       n.inventory.dra.devices, model::k_nvidia_gpu_driver));
+    }
+  }
+  if (f.objects.empty()) return;
+  f.summary = fmt::format("{} node(s) have their GPUs managed by both the device plugin and the DRA driver",
+                          f.objects.size());
+  f.remedy.text = "Run one GPU allocator per node: keep the device plugin DaemonSet off the DRA driver's nodes (a "
+                  "node label and a nodeAffinity on one of them), or remove one of the two.";
+  out.push_back(std::move(f));
+}
+
 } // namespace
 
 void find_dra(const Context& ctx, std::vector<Finding>& out) {
   const Snapshot& s = ctx.snapshot;
+  prepare_failed(ctx, out);
+  karpenter_ignores_dra(ctx, out);
+  two_allocators(ctx, out);
   if (s.device_classes.empty() && s.resource_slices.empty() && s.resource_claims.empty() &&
       std::none_of(s.pods.begin(), s.pods.end(), [](const model::Pod& p) { return !p.spec.resource_claims.empty(); })) {
     return;  // no DRA here: nothing to replay

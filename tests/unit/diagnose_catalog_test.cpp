@@ -51,6 +51,9 @@ const std::vector<std::tuple<std::string, std::string, std::string>> k_design = 
     {"GS801", "dra-device-class-missing", "error"},
     {"GS802", "dra-devices-unavailable", "error"},
     {"GS803", "dra-gpu-node-without-slices", "warning"},
+    {"GS804", "dra-prepare-failed", "error"},
+    {"GS805", "dra-autoscaler-unsupported", "error"},
+    {"GS806", "dra-and-device-plugin-on-node", "error"},
 };
 
 } // namespace

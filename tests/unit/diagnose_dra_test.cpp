@@ -169,3 +169,57 @@ TEST_CASE("GS803: a GPU node that publishes no ResourceSlice on a DRA cluster") 
   const Diagnosis quiet = analyze(cluster());
   CHECK_FALSE(find(quiet, "GS803"));
 }
+
+TEST_CASE("GS804: the kubelet cannot prepare a bound pod's claims (driver not registered)") {
+  Snapshot s = cluster();
+  PodBuilder b("ml", "trainer-0");
+  b.container("job", "trainer:1").node_name("gpu-2");
+  s.pods.push_back(b.build());
+  s.events.push_back(EventBuilder("FailedPrepareDynamicResources", "ml").pod("ml", "trainer-0").source("kubelet")
+                         .type("Warning")
+                         .message("Failed to prepare dynamic resources: prepare dynamic resources: DRA driver "
+                                  "gpu.nvidia.com is not registered")
+                         .build());
+  const Diagnosis d = analyze(s);
+  const Finding* f = find(d, "GS804");
+  REQUIRE(f);
+  CHECK(f->objects.at(0).name == "trainer-0");
+  CHECK(evidence_has(*f, "ml/trainer-0 on gpu-2: kubelet: \"Failed to prepare dynamic resources"));
+  CHECK(f->remedy.text.find("not registered on gpu-2") != std::string::npos);
+
+  // Once the pod runs, the old event is history.
+  s.pods.back() = PodBuilder("ml", "trainer-0").container("job", "trainer:1").running_on("gpu-2").build();
+  const Diagnosis recovered = analyze(s);
+  CHECK_FALSE(find(recovered, "GS804"));
+}
+
+TEST_CASE("GS805: Karpenter ignores pods with DRA claims") {
+  Snapshot s = cluster();
+  hold_gpu_2(s);
+  add_pending_claim(s, requests("gpu.nvidia.com", 1));
+  s.events.push_back(EventBuilder("FailedScheduling", "ml").pod("ml", "trainer-0").source("karpenter").type("Warning")
+                         .message("Failed to schedule pod, pod has Dynamic Resource Allocation requirements that are "
+                                  "not yet supported by Karpenter")
+                         .build());
+  const Diagnosis d = analyze(s);
+  const Finding* f = find(d, "GS805");
+  REQUIRE(f);
+  CHECK(f->objects.size() == 1);
+  CHECK(f->remedy.text.find("Karpenter does not provision for DRA pods") != std::string::npos);
+  CHECK(find(d, "GS802"));  // and why no existing node takes it
+  const Diagnosis quiet = analyze(cluster());
+  CHECK_FALSE(find(quiet, "GS805"));
+}
+
+TEST_CASE("GS806: the device plugin and the DRA driver both hand out a node's GPUs") {
+  Snapshot s = cluster();
+  s.nodes[0] = NodeBuilder("gpu-1").instance_type("g5.xlarge").label("nvidia.com/gpu.present", "true").gpus(1).build();
+  const Diagnosis d = analyze(s);
+  const Finding* f = find(d, "GS806");
+  REQUIRE(f);
+  REQUIRE(f->objects.size() == 1);
+  CHECK(f->objects[0].name == "gpu-1");
+  CHECK(evidence_has(*f, "node gpu-1: 1 nvidia.com/gpu in allocatable (device plugin) and 1 device(s) of gpu.nvidia.com"));
+  const Diagnosis quiet = analyze(cluster());
+  CHECK_FALSE(find(quiet, "GS806"));
+}
