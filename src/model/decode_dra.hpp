@@ -119,10 +119,23 @@ template <class J> std::string allocated_node(const J& node_selector) {
   return {};
 }
 
+// The sharing strategy of the NVIDIA driver's GpuConfig among a claim spec's opaque configs.
+template <class J> std::string gpu_sharing(const J& claim_spec) {
+  for (const auto& config : array_at(object_at(claim_spec, "devices"), "config")) {
+    const auto& opaque = object_at(config, "opaque");
+    const auto& parameters = object_at(opaque, "parameters");
+    if (string_at(opaque, "driver") != k_nvidia_gpu_driver || string_at(parameters, "kind") != "GpuConfig") continue;
+    const std::string strategy = string_at(object_at(parameters, "sharing"), "strategy");
+    if (!strategy.empty()) return strategy;
+  }
+  return {};
+}
+
 template <class J> ResourceClaim resource_claim(const J& j) {
   ResourceClaim c;
   c.meta = meta(object_at(j, "metadata"));
   c.requests = device_requests(object_at(j, "spec"));
+  c.gpu_sharing = gpu_sharing(object_at(j, "spec"));
   const auto& status = object_at(j, "status");
   if (auto allocation = field(status, "allocation"); allocation && is_object(*allocation)) {
     c.allocated = true;
@@ -141,6 +154,7 @@ template <class J> ResourceClaimTemplate resource_claim_template(const J& j) {
   ResourceClaimTemplate t;
   t.meta = meta(object_at(j, "metadata"));
   t.requests = device_requests(object_at(object_at(j, "spec"), "spec"));
+  t.gpu_sharing = gpu_sharing(object_at(object_at(j, "spec"), "spec"));
   return t;
 }
 

@@ -28,7 +28,7 @@ nlohmann::json selection_json(const DeviceSelection& s) {
   return out;
 }
 
-nlohmann::json requests_json(const std::vector<DeviceRequest>& requests) {
+nlohmann::json requests_json(const std::vector<DeviceRequest>& requests, const std::string& gpu_sharing) {
   nlohmann::json out = nlohmann::json::array();
   for (const DeviceRequest& r : requests) {
     nlohmann::json request = {{"name", r.name}};
@@ -36,7 +36,15 @@ nlohmann::json requests_json(const std::vector<DeviceRequest>& requests) {
     for (const DeviceSelection& s : r.first_available) request["firstAvailable"].push_back(selection_json(s));
     out.push_back(std::move(request));
   }
-  return {{"devices", {{"requests", out}}}};
+  nlohmann::json devices = {{"requests", out}};
+  if (!gpu_sharing.empty()) {
+    devices["config"] = nlohmann::json::array(
+        {{{"opaque",
+           {{"driver", std::string(k_nvidia_gpu_driver)},
+            {"parameters",
+             {{"apiVersion", "resource.nvidia.com/v1beta1"}, {"kind", "GpuConfig"}, {"sharing", {{"strategy", gpu_sharing}}}}}}}}});
+  }
+  return {{"devices", devices}};
 }
 
 nlohmann::json typed(const char* kind, const ObjectMeta& meta) {
@@ -87,7 +95,7 @@ nlohmann::json to_json(const ResourceSlice& s) {
 
 nlohmann::json to_json(const ResourceClaim& c) {
   nlohmann::json out = typed("ResourceClaim", c.meta);
-  out["spec"] = requests_json(c.requests);
+  out["spec"] = requests_json(c.requests, c.gpu_sharing);
   nlohmann::json status = nlohmann::json::object();
   if (c.allocated) {
     nlohmann::json results = nlohmann::json::array();
@@ -107,7 +115,7 @@ nlohmann::json to_json(const ResourceClaim& c) {
 
 nlohmann::json to_json(const ResourceClaimTemplate& t) {
   nlohmann::json out = typed("ResourceClaimTemplate", t.meta);
-  out["spec"] = {{"spec", requests_json(t.requests)}};
+  out["spec"] = {{"spec", requests_json(t.requests, t.gpu_sharing)}};
   return out;
 }
 

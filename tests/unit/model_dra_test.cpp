@@ -152,3 +152,25 @@ TEST_CASE("a DeviceClass and a pod's claims") {
   CHECK(p.extended_resource_claim == "trainer-0-extended-resources-q9");
   CHECK(pod_from_json(to_json(p)) == p);
 }
+
+TEST_CASE("the NVIDIA GpuConfig's sharing strategy of a claim or template, and back") {
+  json spec = claim_v1("resource.k8s.io/v1")["spec"];
+  spec["devices"]["config"] = json::parse(R"([
+    {"requests": ["gpu"], "opaque": {"driver": "other.example.com", "parameters": {"kind": "GpuConfig", "sharing": {"strategy": "Other"}}}},
+    {"requests": ["gpu"], "opaque": {"driver": "gpu.nvidia.com", "parameters": {"apiVersion": "resource.nvidia.com/v1beta1",
+      "kind": "GpuConfig", "sharing": {"strategy": "TimeSlicing", "timeSlicingConfig": {"interval": "Long"}}}}}])");
+  const json template_json = {{"apiVersion", "resource.k8s.io/v1"},
+                              {"kind", "ResourceClaimTemplate"},
+                              {"metadata", {{"namespace", "ml"}, {"name", "timesliced-gpu"}}},
+                              {"spec", {{"spec", spec}}}};
+  const ResourceClaimTemplate t = resource_claim_template_from_json(template_json);
+  CHECK(t.gpu_sharing == "TimeSlicing");  // the other driver's config is not ours
+  CHECK(resource_claim_template_from_json(to_json(t)) == t);
+  json claim = claim_v1("resource.k8s.io/v1");
+  claim["spec"] = spec;
+  claim["spec"]["devices"]["config"][1]["opaque"]["parameters"]["sharing"]["strategy"] = "MPS";
+  const ResourceClaim c = resource_claim_from_json(claim);
+  CHECK(c.gpu_sharing == "MPS");
+  CHECK(resource_claim_from_json(to_json(c)) == c);
+  CHECK(resource_claim_from_json(claim_v1("resource.k8s.io/v1")).gpu_sharing.empty());
+}

@@ -85,6 +85,9 @@ struct AllocatedDevice {
 struct ResourceClaim {
   ObjectMeta meta;
   std::vector<DeviceRequest> requests;
+  // sharing.strategy of the NVIDIA driver's GpuConfig in spec.devices.config (TimeSlicing, MPS),
+  // "" when the claim configures none.
+  std::string gpu_sharing;
   bool allocated = false;              // status.allocation is present
   std::string allocated_node;          // the node the allocation's nodeSelector names, if one
   std::vector<AllocatedDevice> devices;
@@ -95,6 +98,7 @@ struct ResourceClaim {
 struct ResourceClaimTemplate {
   ObjectMeta meta;
   std::vector<DeviceRequest> requests; // spec.spec.devices.requests
+  std::string gpu_sharing;             // as ResourceClaim's, of spec.spec
   bool operator==(const ResourceClaimTemplate&) const = default;
 };
 
