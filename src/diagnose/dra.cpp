@@ -3,6 +3,7 @@
 // "cannot allocate all claims" (or nothing, when a claim was never created); the replay in
 // dra_allocation.cpp says which claim, which request and which nodes.
 #include <algorithm>
+#include <cstdio>
 #include <set>
 #include <string>
 #include <utility>
@@ -231,8 +232,44 @@ void prepare_failed(const Context& ctx, std::vector<Finding>& out) {
   out.push_back(std::move(f));
 }
 
-// Karpenter (IGNORE_DRA_REQUESTS, its default) provisions no node for a pod with claims.
-void karpenter_ignores_dra(const Context& ctx, std::vector<Finding>& out) {
+// cluster-autoscaler before 1.35 models DRA claims only with --enable-dynamic-resource-allocation
+// (off by default; on and locked from 1.35). The Deployment it runs as says which.
+struct CaDraSetting {
+  const model::Workload* deployment = nullptr;
+  std::string version;  // "1.32" from the image tag, "" when the tag says nothing
+  bool enabled = false;
+};
+
+CaDraSetting cluster_autoscaler_dra(const Snapshot& s) {
+  CaDraSetting out;
+  for (const model::Workload& w : s.deployments) {
+    for (const model::Container& c : w.pod_template.spec.containers) {
+      if (c.image.find("cluster-autoscaler") == std::string::npos) continue;
+      out.deployment = &w;
+      const std::size_t colon = c.image.rfind(':');
+      const std::string tag = colon == std::string::npos ? std::string{} : c.image.substr(colon + 1);
+      int major = 0;
+      int minor = 0;
+      if (std::sscanf(tag.c_str(), "v%d.%d", &major, &minor) == 2) {
+        out.version = fmt::format("{}.{}", major, minor);
+        out.enabled = major > 1 || (major == 1 && minor >= 35);
+      }
+      for (const auto* args : {&c.command, &c.args}) {
+        for (const std::string& arg : *args) {
+          if (arg == "--enable-dynamic-resource-allocation" || arg == "--enable-dynamic-resource-allocation=true") {
+            out.enabled = true;
+          }
+        }
+      }
+      return out;
+    }
+  }
+  return out;
+}
+
+// Karpenter (IGNORE_DRA_REQUESTS, its default) provisions no node for a pod with claims; nor
+// does a cluster-autoscaler that does not handle DRA objects.
+void autoscaler_ignores_dra(const Context& ctx, bool claim_pods_wait, std::vector<Finding>& out) {
   Finding f = make_finding(FindingCode::GS805, "");
   for (const model::Event& e : ctx.snapshot.events) {
     if (e.regarding.kind != "Pod" || e.component() != "karpenter" ||
@@ -245,10 +282,31 @@ void karpenter_ignores_dra(const Context& ctx, std::vector<Finding>& out) {
     f.objects.push_back(pod);
     if (f.evidence.size() < 5) f.evidence.push_back(fmt::format("{}/{}: karpenter says \"{}\"", pod.ns, pod.name, e.message));
   }
-  if (f.objects.empty()) return;
-  f.summary = fmt::format("Karpenter adds no node for {} pending pod(s) because they use DRA claims", f.objects.size());
-  f.remedy.text = "Karpenter does not provision for DRA pods: give them nodes it does not manage (a static or "
-                  "cluster-autoscaler node group whose nodes run the DRA driver), or free devices on existing nodes.";
+  const bool karpenter = !f.objects.empty();
+  const CaDraSetting ca = claim_pods_wait ? cluster_autoscaler_dra(ctx.snapshot) : CaDraSetting{};
+  const bool ca_blind = ca.deployment && !ca.enabled;
+  if (!karpenter && !ca_blind) return;
+  std::vector<std::string> fixes;
+  if (karpenter) {
+    f.summary = fmt::format("Karpenter adds no node for {} pending pod(s) because they use DRA claims",
+                            f.objects.size());
+    fixes.push_back("Karpenter does not provision for DRA pods: give them nodes it does not manage (a static or "
+                    "cluster-autoscaler node group whose nodes run the DRA driver), or free devices on existing nodes");
+  }
+  if (ca_blind) {
+    f.objects.push_back(object_ref("Deployment", ca.deployment->meta));
+    f.evidence.push_back(fmt::format("deployment {}: cluster-autoscaler {}without --enable-dynamic-resource-allocation, "
+                                     "which is off by default before 1.35: it does not model the pods' ResourceClaims "
+                                     "when it simulates a scale-up",
+                                     qualified(ca.deployment->meta),
+                                     ca.version.empty() ? std::string{} : fmt::format("{} runs ", ca.version)));
+    if (!karpenter) f.summary = "cluster-autoscaler does not handle DRA claims, and pending pods use them";
+    fixes.push_back(fmt::format("add --enable-dynamic-resource-allocation=true to {}'s container args (kubectl -n {} "
+                                "edit deployment {}), or run cluster-autoscaler 1.35 or later, where it is always on; "
+                                "it also needs RBAC to list the resource.k8s.io kinds",
+                                ca.deployment->meta.name, ca.deployment->meta.ns, ca.deployment->meta.name));
+  }
+  f.remedy.text = fmt::format("{}.", fmt::join(fixes, "; and "));
   out.push_back(std::move(f));
 }
 
@@ -279,7 +337,6 @@ void two_allocators(const Context& ctx, std::vector<Finding>& out) {
 void find_dra(const Context& ctx, std::vector<Finding>& out) {
   const Snapshot& s = ctx.snapshot;
   prepare_failed(ctx, out);
-  karpenter_ignores_dra(ctx, out);
   two_allocators(ctx, out);
   if (s.device_classes.empty() && s.resource_slices.empty() && s.resource_claims.empty() &&
       std::none_of(s.pods.begin(), s.pods.end(), [](const model::Pod& p) { return !p.spec.resource_claims.empty(); })) {
@@ -289,6 +346,9 @@ void find_dra(const Context& ctx, std::vector<Finding>& out) {
   claims_missing(pods, out);
   classes_missing(ctx, pods, out);
   devices_unavailable(pods, out);
+  find_dra_pinned_claims(ctx, out);
+  find_dra_unshared_templates(ctx, out);
+  autoscaler_ignores_dra(ctx, !pods.empty(), out);
   gpu_nodes_without_slices(ctx, !pods.empty(), out);
 }
 

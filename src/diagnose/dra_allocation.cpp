@@ -133,7 +133,30 @@ bool has_room(const RequestCheck& r, const NodeDevices& n) {
   return r.all ? n.matching > 0 && n.free == n.matching : n.free >= r.count;
 }
 
+std::vector<std::vector<RequestCheck>> replay(Index& index, const std::string& claim_key,
+                                              const std::vector<model::DeviceRequest>& requests) {
+  std::vector<std::vector<RequestCheck>> out;
+  for (const model::DeviceRequest& r : requests) {
+    std::vector<RequestCheck> alternatives;
+    if (r.first_available.empty()) {
+      alternatives.push_back(check_selection(index, claim_key, r.name, r.exactly));
+    } else {
+      for (const model::DeviceSelection& sub : r.first_available) {
+        alternatives.push_back(check_selection(index, claim_key, fmt::format("{}/{}", r.name, sub.name), sub));
+      }
+    }
+    out.push_back(std::move(alternatives));
+  }
+  return out;
+}
+
 } // namespace
+
+std::vector<std::vector<RequestCheck>> replay_requests(const Snapshot& snapshot, const std::string& claim,
+                                                       const std::vector<model::DeviceRequest>& requests) {
+  Index index(snapshot);
+  return replay(index, claim, requests);
+}
 
 int RequestCheck::nodes_with_room() const {
   const NodeDevices* any = nullptr;
@@ -181,16 +204,8 @@ std::vector<PodClaims> check_pending_claims(const Snapshot& snapshot) {
         continue;
       }
       if (claim->allocated) continue;
-      const std::string claim_key = key(claim->meta.ns, claim->meta.name);
-      for (const model::DeviceRequest& r : claim->requests) {
-        std::vector<RequestCheck> alternatives;
-        if (r.first_available.empty()) {
-          alternatives.push_back(check_selection(index, claim_key, r.name, r.exactly));
-        } else {
-          for (const model::DeviceSelection& sub : r.first_available) {
-            alternatives.push_back(check_selection(index, claim_key, fmt::format("{}/{}", r.name, sub.name), sub));
-          }
-        }
+      for (std::vector<RequestCheck>& alternatives :
+           replay(index, key(claim->meta.ns, claim->meta.name), claim->requests)) {
         p.requests.push_back(std::move(alternatives));
       }
     }

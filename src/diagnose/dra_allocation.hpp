@@ -56,6 +56,11 @@ struct PodClaims {
 // Pods not yet scheduled that use ResourceClaims, by ns/name, with what stands in their way.
 std::vector<PodClaims> check_pending_claims(const Snapshot& snapshot);
 
+// The requests of a claim (ns/name, made or to be made) replayed on every node as
+// check_pending_claims does: per request, its alternatives.
+std::vector<std::vector<RequestCheck>> replay_requests(const Snapshot& snapshot, const std::string& claim,
+                                                       const std::vector<model::DeviceRequest>& requests);
+
 // The request can be satisfied on some node by one of its alternatives, or the evaluator could
 // not tell. A node where a selector fails at run time has no room (the allocator gives up there).
 bool request_fits_somewhere(const std::vector<RequestCheck>& alternatives);

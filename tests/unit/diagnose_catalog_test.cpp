@@ -54,6 +54,8 @@ const std::vector<std::tuple<std::string, std::string, std::string>> k_design = 
     {"GS804", "dra-prepare-failed", "error"},
     {"GS805", "dra-autoscaler-unsupported", "error"},
     {"GS806", "dra-and-device-plugin-on-node", "error"},
+    {"GS807", "dra-claim-pinned-elsewhere", "error"},
+    {"GS808", "dra-template-sharing-per-pod", "error"},
 };
 
 } // namespace

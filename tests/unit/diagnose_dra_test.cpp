@@ -223,3 +223,172 @@ TEST_CASE("GS806: the device plugin and the DRA driver both hand out a node's GP
   const Diagnosis quiet = analyze(cluster());
   CHECK_FALSE(find(quiet, "GS806"));
 }
+
+TEST_CASE("GS805: cluster-autoscaler without --enable-dynamic-resource-allocation before 1.35") {
+  Snapshot s = cluster();
+  hold_gpu_2(s);
+  add_pending_claim(s, requests("gpu.nvidia.com", 1));
+  auto with_ca = [&](const std::string& image, std::vector<std::string> args) {
+    Snapshot copy = s;
+    copy.deployments.push_back(
+        DeploymentBuilder("kube-system", "cluster-autoscaler").container("cluster-autoscaler", image).args(args).build());
+    return analyze(copy);
+  };
+  const Diagnosis off = with_ca("registry.k8s.io/autoscaling/cluster-autoscaler:v1.32.1",
+                                {"--cloud-provider=aws", "--enable-dynamic-resource-allocation=false"});
+  const Finding* f = find(off, "GS805");
+  REQUIRE(f);
+  CHECK(std::find(f->objects.begin(), f->objects.end(),
+                  gpuslice::diagnose::ObjectRef{"Deployment", "kube-system", "cluster-autoscaler"}) != f->objects.end());
+  CHECK(evidence_has(*f, "cluster-autoscaler 1.32 runs without --enable-dynamic-resource-allocation"));
+  CHECK(f->remedy.text.find("--enable-dynamic-resource-allocation=true") != std::string::npos);
+  CHECK(f->remedy.text.find("kubectl -n kube-system edit deployment cluster-autoscaler") != std::string::npos);
+  CHECK(f->summary == "cluster-autoscaler does not handle DRA claims, and pending pods use them");
+  // The flag on, or a version where it is always on: nothing to say.
+  CHECK_FALSE(find(with_ca("registry.k8s.io/autoscaling/cluster-autoscaler:v1.32.1",
+                           {"--enable-dynamic-resource-allocation=true"}),
+                   "GS805"));
+  CHECK_FALSE(find(with_ca("registry.k8s.io/autoscaling/cluster-autoscaler:v1.32.1",
+                           {"--enable-dynamic-resource-allocation"}),
+                   "GS805"));
+  CHECK_FALSE(find(with_ca("registry.k8s.io/autoscaling/cluster-autoscaler:v1.35.0", {}), "GS805"));
+  // Without pending DRA pods the flag does not matter.
+  Snapshot idle = cluster();
+  idle.deployments.push_back(DeploymentBuilder("kube-system", "cluster-autoscaler")
+                                 .container("cluster-autoscaler", "registry.k8s.io/autoscaling/cluster-autoscaler:v1.31.0")
+                                 .build());
+  CHECK_FALSE(find(analyze(idle), "GS805"));
+}
+
+namespace {
+
+// ml/shared-gpu, allocated on gpu-1's gpu-0 and held by running pod ml/busy; pending pod
+// ml/trainer-0 names it too, so it can only go to gpu-1.
+Snapshot shared_claim_cluster() {
+  Snapshot s = cluster();
+  s.resource_claims.clear();
+  s.pods.clear();
+  s.resource_claims.push_back(gpuslice::model::resource_claim_from_json(
+      allocated(claim("ml", "shared-gpu", requests("gpu.nvidia.com", 1)), "gpu-1", "gpu-0", "busy")));
+  s.pods.push_back(running_claim_pod("busy", "gpu-1", "shared-gpu"));
+  s.pods.push_back(gpuslice::model::pod_from_json(claim_pod("trainer-0", "", "", "shared-gpu")));
+  s.deployments.push_back(DeploymentBuilder("ml", "trainer").container("job", "trainer:1").build());
+  return s;
+}
+
+} // namespace
+
+TEST_CASE("GS807: a shared claim allocated on a node that refuses the pending pod") {
+  SUBCASE("the node is cordoned: uncordon it") {
+    Snapshot s = shared_claim_cluster();
+    s.nodes[0] = NodeBuilder("gpu-1").instance_type("g5.xlarge").label("nvidia.com/gpu.present", "true").unschedulable().build();
+    const Diagnosis d = analyze(s);
+    const Finding* f = find(d, "GS807");
+    REQUIRE(f);
+    REQUIRE(f->objects.size() == 1);
+    CHECK(f->objects[0].name == "trainer-0");
+    CHECK(evidence_has(*f, "ml/trainer-0: claim gpu is ResourceClaim shared-gpu, allocated on node gpu-1 and in use by "
+                           "busy: the pod can run only there, but node gpu-1 is cordoned"));
+    CHECK(f->remedy.command == "kubectl uncordon gpu-1");
+    // Not a missing or unsatisfiable claim: the allocation stands.
+    CHECK_FALSE(find(d, "GS800"));
+    CHECK_FALSE(find(d, "GS802"));
+  }
+  SUBCASE("the node has a taint the pod does not tolerate: the owner's toleration patch") {
+    Snapshot s = shared_claim_cluster();
+    s.nodes[0] = NodeBuilder("gpu-1").instance_type("g5.xlarge").label("nvidia.com/gpu.present", "true")
+                     .taint("team", "vision", "NoSchedule").build();
+    const Diagnosis d = analyze(s);
+    const Finding* f = find(d, "GS807");
+    REQUIRE(f);
+    CHECK(evidence_has(*f, "node gpu-1 has taint team=vision:NoSchedule, which the pod does not tolerate"));
+    CHECK(f->remedy.command.find("kubectl -n ml patch deployment trainer") != std::string::npos);
+    CHECK(f->remedy.command.find("\"key\":\"team\"") != std::string::npos);
+  }
+  SUBCASE("two reasons at once: no single command would place the pod") {
+    Snapshot s = shared_claim_cluster();
+    s.nodes[0] = NodeBuilder("gpu-1").instance_type("g5.xlarge").label("nvidia.com/gpu.present", "true")
+                     .taint("team", "vision", "NoSchedule").unschedulable().build();
+    const Diagnosis d = analyze(s);
+    const Finding* f = find(d, "GS807");
+    REQUIRE(f);
+    CHECK(f->remedy.command.empty());
+    CHECK(f->remedy.text.find("uncordon it, tolerate its taint") != std::string::npos);
+  }
+  SUBCASE("the claim's node is gone") {
+    Snapshot s = shared_claim_cluster();
+    s.nodes.erase(s.nodes.begin());
+    const Diagnosis d = analyze(s);
+    const Finding* f = find(d, "GS807");
+    REQUIRE(f);
+    CHECK(evidence_has(*f, "node gpu-1 no longer exists"));
+    CHECK(f->remedy.command.empty());
+  }
+  SUBCASE("healthy twin: the node takes the pod, or nobody else holds the claim") {
+    CHECK_FALSE(find(analyze(shared_claim_cluster()), "GS807"));
+    Snapshot unheld = shared_claim_cluster();
+    unheld.nodes[0] = NodeBuilder("gpu-1").instance_type("g5.xlarge").label("nvidia.com/gpu.present", "true").unschedulable().build();
+    unheld.resource_claims[0].reserved_for.clear();  // the scheduler frees an unreserved allocation itself
+    CHECK_FALSE(find(analyze(unheld), "GS807"));
+  }
+}
+
+namespace {
+
+// ml/timesliced-gpu shares its GPU by TimeSlicing; ml/trainer-0 runs on gpu-2 with a claim made
+// from it, ml/trainer-1 waits for a claim of its own; gpu-1's GPU is held by ml/busy.
+Snapshot timesliced_template_cluster() {
+  Snapshot s = cluster();
+  Json t = claim_template("ml", "timesliced-gpu", requests("gpu.nvidia.com", 1));
+  t["spec"]["spec"]["devices"]["config"] = Json::array(
+      {{{"requests", Json::array({"gpu"})},
+        {"opaque",
+         {{"driver", "gpu.nvidia.com"},
+          {"parameters", {{"apiVersion", "resource.nvidia.com/v1beta1"}, {"kind", "GpuConfig"},
+                          {"sharing", {{"strategy", "TimeSlicing"}}}}}}}}});
+  s.resource_claim_templates.push_back(gpuslice::model::resource_claim_template_from_json(t));
+  s.resource_claims.push_back(gpuslice::model::resource_claim_from_json(
+      allocated(claim("ml", "trainer-0-gpu-a1", requests("gpu.nvidia.com", 1)), "gpu-2", "gpu-0", "trainer-0")));
+  gpuslice::model::Pod running = running_claim_pod("trainer-0", "gpu-2", "trainer-0-gpu-a1");
+  running.spec.resource_claims[0].template_name = "timesliced-gpu";
+  s.pods.push_back(running);
+  s.resource_claims.push_back(gpuslice::model::resource_claim_from_json(claim("ml", "trainer-1-gpu-b2", requests("gpu.nvidia.com", 1))));
+  s.pods.push_back(gpuslice::model::pod_from_json(claim_pod("trainer-1", "timesliced-gpu", "trainer-1-gpu-b2")));
+  return s;
+}
+
+} // namespace
+
+TEST_CASE("GS808: a time-slicing template gives every pod a GPU of its own") {
+  const Diagnosis d = analyze(timesliced_template_cluster());
+  const Finding* f = find(d, "GS808");
+  REQUIRE(f);
+  CHECK(f->summary == "2 pods each get their own claim from ResourceClaimTemplate ml/timesliced-gpu, so its TimeSlicing "
+                      "sharing does not share a GPU between them");
+  CHECK(f->objects.size() == 2);  // the template and the pending pod
+  CHECK(evidence_has(*f, "1 of them wait: ml/trainer-1"));
+  // The devices trainer-0's own claim holds on gpu-2 would take the shared claim.
+  CHECK(f->remedy.text.find("node gpu-2 has the devices for it") != std::string::npos);
+  CHECK(f->remedy.text.find("kubectl -n ml get resourceclaimtemplate timesliced-gpu -o jsonpath='{.spec.spec}'") !=
+        std::string::npos);
+  CHECK(find(d, "GS802"));  // and the replay still says why trainer-1 waits now
+
+  SUBCASE("no node that admits the pods has the devices: the fix says so") {
+    Snapshot s = timesliced_template_cluster();
+    s.nodes[1] = NodeBuilder("gpu-2").instance_type("g5.xlarge").label("nvidia.com/gpu.present", "true")
+                     .taint("team", "vision", "NoSchedule").build();
+    const Diagnosis d2 = analyze(s);
+    const Finding* g = find(d2, "GS808");
+    REQUIRE(g);
+    CHECK(g->remedy.text.find("no node that admits the pods has the devices for one such claim free now") !=
+          std::string::npos);
+  }
+  SUBCASE("healthy twins: one pod per template, or a template without sharing") {
+    Snapshot one = timesliced_template_cluster();
+    one.pods.pop_back();
+    CHECK_FALSE(find(analyze(one), "GS808"));
+    Snapshot plain = timesliced_template_cluster();
+    plain.resource_claim_templates.back().gpu_sharing.clear();
+    CHECK_FALSE(find(analyze(plain), "GS808"));
+  }
+}
