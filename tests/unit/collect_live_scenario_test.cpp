@@ -3,6 +3,8 @@
 // snapshot as reading the scenario file, minus what the query plan deliberately leaves out.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <fstream>
 #include <set>
 
 #include "collect/live_assemble.hpp"
@@ -107,4 +109,39 @@ TEST_CASE("collect::collect reads no Secret data and no Secret outside GPU names
   CHECK(count_requests(log, "/api/v1/namespaces/kube-system/secrets") == 0);
   const std::string written = gpuslice::write_snapshot(live);
   CHECK(written.find("\"release\":") == std::string::npos); // the encoded release payload is gone
+}
+
+TEST_CASE("collect::collect live and --from-file read the same DRA objects and claim pods") {
+  const std::string dra_objects = std::string(GPUSLICE_SOURCE_DIR) + "/tests/fixtures/objects/dra-gpu-v1.json";
+  kube_test::Cluster cluster(incident());
+  std::ifstream in(dra_objects);
+  cluster.server.api().load(nlohmann::json::parse(in)["items"]);
+  Snapshot live = gpuslice::collect::collect(*cluster.admin(), {});
+  Snapshot file = gpuslice::collect::load_snapshot_files({incident_path(), dra_objects});
+  // What the server adds on create is not what either side read.
+  auto bare = [](Snapshot& s) {
+    auto strip = [](gpuslice::model::ObjectMeta& m) {
+      normalise(m);
+      m.uid.clear();
+      m.creation_timestamp.clear();
+    };
+    for (auto& x : s.device_classes) strip(x.meta);
+    for (auto& x : s.resource_slices) strip(x.meta);
+    for (auto& x : s.resource_claims) strip(x.meta);
+    for (auto& x : s.resource_claim_templates) strip(x.meta);
+    for (auto& x : s.pods) strip(x.meta);
+  };
+  bare(live);
+  bare(file);
+  REQUIRE(live.resource_claims.size() == 1);
+  CHECK(live.device_classes == file.device_classes);
+  CHECK(live.resource_slices == file.resource_slices);
+  CHECK(live.resource_claims == file.resource_claims);
+  CHECK(live.resource_claim_templates == file.resource_claim_templates);
+  auto trainer = [](const Snapshot& s) {
+    const auto it = std::find_if(s.pods.begin(), s.pods.end(), [](const auto& p) { return p.meta.name == "trainer-0"; });
+    REQUIRE(it != s.pods.end());
+    return *it;
+  };
+  CHECK(trainer(live) == trainer(file));
 }
