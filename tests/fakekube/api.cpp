@@ -3,6 +3,7 @@
 // RBAC before every handler, and Status bodies for every failure.
 #include <fakekube/api.hpp>
 
+#include <cstdio>
 #include <mutex>
 #include <stdexcept>
 
@@ -196,6 +197,11 @@ void Api::load(const nlohmann::json& objects) {
 void Api::set_server_version(const std::string& git_version) {
   std::lock_guard<std::mutex> lock(m_impl->mutex);
   m_impl->state.git_version = git_version;
+  // resource.k8s.io/v1 exists from 1.34, the first release with DRA on by default.
+  int major = 0;
+  int minor = 0;
+  const bool parsed = std::sscanf(git_version.c_str(), "v%d.%d", &major, &minor) == 2;
+  m_impl->state.resources.set_group_served("resource.k8s.io", !parsed || major > 1 || minor >= 34);
 }
 
 ApiResult Api::handle(const ApiRequest& request) {

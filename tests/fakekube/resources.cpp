@@ -95,8 +95,9 @@ ResourceTable::ResourceTable() {
       builtin("rbac.authorization.k8s.io", "rolebindings", "rolebinding", "RoleBinding", true, {},
               {}),
       builtin("rbac.authorization.k8s.io", "roles", "role", "Role", true, {}, {}),
-      // Dynamic Resource Allocation, at v1 only (Kubernetes 1.34+): objects are stored as written,
-      // with no conversion to serve v1beta2 or v1beta1 as well.
+      // Dynamic Resource Allocation, at v1 only (Kubernetes 1.34+, where it is on by default; a
+      // server of an older version withdraws it): objects are stored as written, with no
+      // conversion to serve v1beta2 or v1beta1 as well.
       builtin("resource.k8s.io", "deviceclasses", "deviceclass", "DeviceClass", false, {}, {}),
       builtin("resource.k8s.io", "resourceclaims", "resourceclaim", "ResourceClaim", true, {}, {"status"}),
       builtin("resource.k8s.io", "resourceclaimtemplates", "resourceclaimtemplate", "ResourceClaimTemplate", true, {},
@@ -173,6 +174,16 @@ void ResourceTable::unregister_crd(const std::string& name) {
   m_resources.remove_if([&](const ResourceInfo& info) {
     return info.custom && info.plural + "." + info.group == name;
   });
+}
+
+void ResourceTable::set_group_served(const std::string& group, bool served) {
+  std::list<ResourceInfo>& from = served ? m_withdrawn : m_resources;
+  std::list<ResourceInfo>& to = served ? m_resources : m_withdrawn;
+  for (auto it = from.begin(); it != from.end();) {
+    const auto next = std::next(it);
+    if (it->group == group && !it->custom) to.splice(to.end(), from, it);
+    it = next;
+  }
 }
 
 std::vector<std::pair<std::string, std::vector<std::string>>> ResourceTable::groups() const {

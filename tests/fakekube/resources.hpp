@@ -48,12 +48,16 @@ public:
   void register_crd(const nlohmann::json& crd);
   // Removes what register_crd added for the CRD named `name` (plural.group).
   void unregister_crd(const std::string& name);
+  // Serves the built-in kinds of `group` or withdraws them from the table (and discovery), as
+  // a server whose version or feature gates leave the API off.
+  void set_group_served(const std::string& group, bool served);
 
   const std::list<ResourceInfo>& all() const { return m_resources; }
   // Groups in discovery order with their versions (preferred first).
   std::vector<std::pair<std::string, std::vector<std::string>>> groups() const;
 
 private:
+  std::list<ResourceInfo> m_withdrawn; // built-in kinds of groups set_group_served turned off
   std::list<ResourceInfo> m_resources; // a list: Targets keep pointers across CRD registration
 };
 
