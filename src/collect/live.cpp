@@ -188,9 +188,18 @@ private:
   }
 
   void read_dra(Snapshot& part) {
+    // One request: the group's APIGroup document lists the versions served (404: no DRA API).
+    const std::optional<nlohmann::json> group = m_reader.discovery("/apis/resource.k8s.io");
+    if (!group) return;
+    std::vector<std::string> served;
+    if (const auto versions = group->find("versions"); versions != group->end() && versions->is_array()) {
+      for (const nlohmann::json& v : *versions) {
+        if (v.is_object() && v.contains("version") && v["version"].is_string()) served.push_back(v["version"]);
+      }
+    }
     std::string_view version;
     for (std::string_view v : k_dra_versions) {
-      if (m_reader.served("/apis/resource.k8s.io/" + std::string(v))) {
+      if (std::find(served.begin(), served.end(), v) != served.end()) {
         version = v;
         break;
       }

@@ -96,6 +96,22 @@ bool LiveReader::served(const std::string& path) {
   }
 }
 
+std::optional<nlohmann::json> LiveReader::discovery(const std::string& path) {
+  std::string body;
+  try {
+    body = m_client.get_raw(path);
+  } catch (const kube::ApiError& error) {
+    absorb(error, "read", path);
+    return std::nullopt;
+  }
+  nlohmann::json document = nlohmann::json::parse(body, nullptr, false);
+  if (document.is_discarded() || !document.is_object()) {
+    note(fmt::format("{}: the discovery document is not a JSON object; read as not served", path));
+    return std::nullopt;
+  }
+  return document;
+}
+
 std::vector<std::string> LiveReader::notes() const {
   std::lock_guard lock(m_mutex);
   std::vector<std::string> sorted = m_notes;

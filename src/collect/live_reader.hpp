@@ -51,6 +51,9 @@ public:
   std::optional<nlohmann::json> get(const kube::ObjectRef& ref);
   // Whether a discovery path (e.g. /apis/nvidia.com/v1) is served; 404 = no.
   bool served(const std::string& path);
+  // A discovery document (e.g. the APIGroup at /apis/resource.k8s.io); nullopt on 404, or on
+  // 403 (noted).
+  std::optional<nlohmann::json> discovery(const std::string& path);
 
   // Adds a note of its own (e.g. a Helm release that would not decode).
   void note(std::string text);

@@ -153,14 +153,27 @@ TEST_CASE("collect::collect reads the ClusterPolicy only when its CRD exists") {
   }
 }
 
+namespace {
+
+// The incident at Kubernetes 1.34, the first release serving resource.k8s.io/v1 by default.
+fakekube::Scenario incident_with_dra() {
+  fakekube::Scenario s = incident();
+  s.server_version = "v1.34.2";
+  return s;
+}
+
+} // namespace
+
 TEST_CASE("collect::collect reads the DRA kinds at the version discovery serves, and pending pods with claims") {
-  kube_test::Cluster cluster(incident());
+  kube_test::Cluster cluster(incident_with_dra());
   std::ifstream in(std::string(GPUSLICE_SOURCE_DIR) + "/tests/fixtures/objects/dra-gpu-v1.json");
   const nlohmann::json list = nlohmann::json::parse(in);
   cluster.server.api().load(list["items"]);
   Run run = collect_logged(cluster);
   // Paths match by prefix: discovery of the group version, then its four lists.
-  CHECK(count_requests(run.log, "/apis/resource.k8s.io/v1") == 5);
+  // The group's APIGroup document once, then its four lists at the preferred version.
+  CHECK(count_requests(run.log, "/apis/resource.k8s.io") == 5);
+  CHECK(count_requests(run.log, "/apis/resource.k8s.io/v1") == 4);
   CHECK(count_requests(run.log, "/apis/resource.k8s.io/v1/deviceclasses") == 1);
   CHECK(count_requests(run.log, "/apis/resource.k8s.io/v1/resourceslices") == 1);
   CHECK(count_requests(run.log, "/apis/resource.k8s.io/v1/resourceclaims") == 1);
@@ -178,6 +191,20 @@ TEST_CASE("collect::collect reads the DRA kinds at the version discovery serves,
   for (const auto& pod : run.snapshot.pods) kept = kept || pod.meta.name == "trainer-0";
   CHECK(kept);
   CHECK(run.snapshot.meta.notes.empty());
+}
+
+TEST_CASE("collect::collect on a cluster without the DRA API asks nothing of resource.k8s.io") {
+  kube_test::Cluster cluster(incident());  // v1.30: resource.k8s.io is not served
+  Run run = collect_logged(cluster);
+  // One discovery request, answered 404, and no list.
+  CHECK(count_requests(run.log, "/apis/resource.k8s.io") == 1);
+  CHECK(count_requests(run.log, "/apis/resource.k8s.io/") == 0);
+  CHECK(run.snapshot.device_classes.empty());
+  CHECK(run.snapshot.resource_slices.empty());
+  CHECK(run.snapshot.meta.notes.empty());  // an absent API is not a gap in what was read
+  // The same cluster at 1.34 serves the group: its (empty) lists are read.
+  kube_test::Cluster newer(incident_with_dra());
+  CHECK(count_requests(collect_logged(newer).log, "/apis/resource.k8s.io/v1/resourceslices") == 1);
 }
 
 TEST_CASE("collect::collect reports each list page read to Scope::on_page") {

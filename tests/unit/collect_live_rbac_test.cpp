@@ -49,7 +49,9 @@ TEST_CASE("collect::collect as a user without access to Secrets") {
 }
 
 TEST_CASE("collect::collect as a user who may read nothing") {
-  kube_test::Cluster cluster(incident({kube_test::make_user("nobody", "nobody-token-s3cr3t", "", false, {})}));
+  fakekube::Scenario scenario = incident({kube_test::make_user("nobody", "nobody-token-s3cr3t", "", false, {})});
+  scenario.server_version = "v1.34.2";  // serves resource.k8s.io, whose lists are forbidden too
+  kube_test::Cluster cluster(scenario);
   auto client = cluster.client(cluster.endpoint("nobody", fakekube::KubeconfigAuth::token));
   gpuslice::Snapshot snapshot = gpuslice::collect::collect(*client, {});
   CHECK(snapshot.nodes.empty());

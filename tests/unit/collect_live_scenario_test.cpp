@@ -113,7 +113,9 @@ TEST_CASE("collect::collect reads no Secret data and no Secret outside GPU names
 
 TEST_CASE("collect::collect live and --from-file read the same DRA objects and claim pods") {
   const std::string dra_objects = std::string(GPUSLICE_SOURCE_DIR) + "/tests/fixtures/objects/dra-gpu-v1.json";
-  kube_test::Cluster cluster(incident());
+  fakekube::Scenario scenario = incident();
+  scenario.server_version = "v1.34.2";  // resource.k8s.io/v1 is served from 1.34
+  kube_test::Cluster cluster(scenario);
   std::ifstream in(dra_objects);
   cluster.server.api().load(nlohmann::json::parse(in)["items"]);
   Snapshot live = gpuslice::collect::collect(*cluster.admin(), {});
