@@ -246,8 +246,9 @@ CaDraSetting cluster_autoscaler_dra(const Snapshot& s) {
     for (const model::Container& c : w.pod_template.spec.containers) {
       if (c.image.find("cluster-autoscaler") == std::string::npos) continue;
       out.deployment = &w;
-      const std::size_t colon = c.image.rfind(':');
-      const std::string tag = colon == std::string::npos ? std::string{} : c.image.substr(colon + 1);
+      const std::string image = c.image.substr(0, c.image.find('@'));  // a digest says no version
+      const std::size_t colon = image.rfind(':');
+      const std::string tag = colon == std::string::npos ? std::string{} : image.substr(colon + 1);
       int major = 0;
       int minor = 0;
       if (std::sscanf(tag.c_str(), "v%d.%d", &major, &minor) == 2) {

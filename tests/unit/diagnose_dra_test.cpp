@@ -252,6 +252,12 @@ TEST_CASE("GS805: cluster-autoscaler without --enable-dynamic-resource-allocatio
                            {"--enable-dynamic-resource-allocation"}),
                    "GS805"));
   CHECK_FALSE(find(with_ca("registry.k8s.io/autoscaling/cluster-autoscaler:v1.35.0", {}), "GS805"));
+  CHECK_FALSE(find(with_ca("registry.k8s.io/autoscaling/cluster-autoscaler:v1.35.0@sha256:0123abcd", {}), "GS805"));
+  // A digest alone names no version: the flag decides.
+  const Diagnosis digest = with_ca("registry.k8s.io/autoscaling/cluster-autoscaler@sha256:0123abcd", {});
+  const Finding* g = find(digest, "GS805");
+  REQUIRE(g);
+  CHECK(evidence_has(*g, "cluster-autoscaler without --enable-dynamic-resource-allocation"));
   // Without pending DRA pods the flag does not matter.
   Snapshot idle = cluster();
   idle.deployments.push_back(DeploymentBuilder("kube-system", "cluster-autoscaler")
