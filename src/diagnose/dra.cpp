@@ -80,11 +80,14 @@ void classes_missing(const Context& ctx, const std::vector<PodClaims>& pods, std
       if (std::any_of(alternatives.begin(), alternatives.end(), [](const RequestCheck& r) { return !r.class_missing; })) continue;
       for (const RequestCheck& r : alternatives) {
         classes.insert(r.device_class);
-        f.evidence.push_back(fmt::format("{}: claim {} request {} names DeviceClass {}, which does not exist",
-                                         qualified(p.pod->meta), r.claim, r.request, r.device_class));
+        // The scheduler's PreFilter says "request <r>: device class <c> does not exist": quoted once per pod.
+        f.evidence.push_back(fmt::format("{}: claim {} request {} names DeviceClass {}, which does not exist{}",
+                                         qualified(p.pod->meta), r.claim, r.request, r.device_class,
+                                         named ? std::string{} : scheduler_words(*p.pod)));
+        named = true;
       }
-      if (!named) f.objects.push_back(object_ref("Pod", p.pod->meta));
-      named = true;
+      if (std::find(f.objects.begin(), f.objects.end(), object_ref("Pod", p.pod->meta)) == f.objects.end())
+        f.objects.push_back(object_ref("Pod", p.pod->meta));
     }
   }
   if (f.evidence.empty()) return;

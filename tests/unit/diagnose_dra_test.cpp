@@ -86,6 +86,12 @@ TEST_CASE("GS801: a request names a DeviceClass that does not exist") {
   const Finding* f = find(d, "GS801");
   REQUIRE(f);
   CHECK(evidence_has(*f, "ml/trainer-0: claim ml/trainer-0-gpu-m2x8r request gpu names DeviceClass gpu.nvidia.con"));
+  // The scheduler's own words, quoted with the pod's first line.
+  s.pods.back().conditions[0].message = "0/3 nodes are available: request gpu: device class gpu.nvidia.con does not exist";
+  const Diagnosis quoted = analyze(s);
+  REQUIRE(find(quoted, "GS801"));
+  CHECK(evidence_has(*find(quoted, "GS801"), "does not exist; the scheduler says \"0/3 nodes are available: request gpu: "
+                                             "device class gpu.nvidia.con does not exist\""));
   CHECK(f->remedy.text.find("(gpu.nvidia.com)") != std::string::npos);
   CHECK_FALSE(find(d, "GS802"));  // not also "no devices": the class is the cause
 }
