@@ -53,4 +53,5 @@ users = [{"name": "admin", "groups": ["system:masters"], "token": "t-admin"},
          {"name": "alice", "token": "t-alice"}, {"name": "bob", "token": "t-bob"},
          {"name": "carol", "token": "t-carol"}, {"name": "dave", "token": "t-dave"},
          {"name": "erin", "token": "t-erin"}]
-yaml.safe_dump({"users": users, "objects": objects}, open(out, "w"), sort_keys=False)
+# 1.34: the first release serving resource.k8s.io/v1, so the role's DRA rules are exercised too.
+yaml.safe_dump({"serverVersion": "v1.34.2", "users": users, "objects": objects}, open(out, "w"), sort_keys=False)
