@@ -17,6 +17,7 @@ namespace {
 struct UndoCommand {
   std::string journal;
   std::string journal_dir;
+  bool smoke = false; // the newest `verify --smoke` journal instead of the newest change journal
   bool force = false;
   bool dry_run = false;
   bool yes = false;
@@ -41,14 +42,24 @@ nlohmann::ordered_json undo_to_json(const remedy::UndoResult& result, const std:
   return out;
 }
 
+// The newest journal of an apply, step or plugin run; with --smoke, of a `verify --smoke` run
+// (a smoke run removes its journal once its Deployment is gone, so one left was killed).
+std::string chosen_journal(const UndoCommand& options) {
+  const std::string dir = options.journal_dir.empty() ? remedy::default_journal_dir() : options.journal_dir;
+  const std::string path = remedy::newest_journal(dir, [&](const nlohmann::json& header) {
+    return (header.value("command", "") == remedy::k_smoke_journal_command) == options.smoke;
+  });
+  if (path.empty())
+    throw UsageError(fmt::format("no {} journal in {}: nothing to undo (or pass --journal FILE)",
+                                 options.smoke ? "verify --smoke" : "apply", dir));
+  return path;
+}
+
 ExitCode run_undo(const UndoCommand& options, const GlobalFlags& global, Env& env) {
   const report::Format format = output_format(options.output);
   std::string path = options.journal;
-  if (path.empty()) {
-    const std::string dir = options.journal_dir.empty() ? remedy::default_journal_dir() : options.journal_dir;
-    path = remedy::newest_journal(dir);
-    if (path.empty()) throw UsageError(fmt::format("no journal in {}: nothing to undo (or pass --journal FILE)", dir));
-  }
+  if (!path.empty() && options.smoke) throw UsageError("--smoke and --journal: give one (--journal names the file)");
+  if (path.empty()) path = chosen_journal(options);
   const remedy::JournalFile journal = remedy::read_journal(path);
   if (!options.dry_run && !options.yes && ::isatty(STDIN_FILENO) == 0) {
     throw UsageError("undo: refusing to change the cluster without --yes when stdin is not a terminal");
@@ -84,13 +95,17 @@ ExitCode run_undo(const UndoCommand& options, const GlobalFlags& global, Env& en
 void add_undo(CLI::App& app, Commands& commands, Env& env) {
   CLI::App* sub = app.add_subcommand("undo", "Restore the cluster from the journal of an earlier apply or step run.");
   sub->footer(fmt::format("Examples:\n"
-                          "  # Undo the newest run\n"
+                          "  # Undo the newest apply (or step, or plugin) run\n"
                           "  {0} undo --yes\n\n"
+                          "  # Remove the Deployment of a `verify --smoke` run that was killed\n"
+                          "  {0} undo --smoke --yes\n\n"
                           "  # See what undo would do\n"
                           "  {0} undo --dry-run --journal ~/.kube/gpuslice/journal-20261202T180000Z-42.jsonl",
                           env.program));
   auto options = std::make_shared<UndoCommand>();
-  sub->add_option("--journal", options->journal, "The journal to undo (default: the newest)");
+  sub->add_option("--journal", options->journal,
+                  "The journal to undo (default: the newest of an apply, step or plugin run)");
+  sub->add_flag("--smoke", options->smoke, "Undo the newest `verify --smoke` journal instead (a killed smoke run)");
   sub->add_option("--journal-dir", options->journal_dir, "Where journals are (default ~/.kube/gpuslice)");
   sub->add_flag("--force", options->force, "Restore objects even when someone changed them since");
   sub->add_flag("--dry-run", options->dry_run, "Show what would be restored; change nothing");

@@ -11,24 +11,42 @@
 #include "cli/output_flags.hpp"
 #include "cli/snapshot_source.hpp"
 #include "cli/verify_options.hpp"
+#include "cli/verify_settings.hpp"
 #include "cli/verify_smoke.hpp"
 
 namespace gpuslice::cli {
 
 namespace {
 
+// The check matrix as the format asks, with where its settings came from ("settingsFrom" in
+// JSON and YAML, one line on stderr otherwise).
+void print_verify(const remedy::VerifyReport& result, const ValidVerifyFlags& valid,
+                  const remedy::VerifySettings& settings, const Snapshot& snapshot, bool no_color, Env& env) {
+  const report::ClusterInfo cluster{snapshot.meta.context, snapshot.meta.server};
+  if (valid.format == report::Format::table) {
+    env.err << settings_from_line(settings);
+    env.out << report::render_verify(result, valid.options, cluster, valid.format, output_style(env, no_color));
+    return;
+  }
+  nlohmann::ordered_json out = report::verify_to_json(result, valid.options, cluster);
+  out["settingsFrom"] = settings_from_json(settings);
+  env.out << (valid.format == report::Format::json ? out.dump(2) + "\n" : report::to_yaml(out));
+}
+
 ExitCode run_verify(const VerifyFlags& flags, const GlobalFlags& global, Env& env) {
-  const ValidVerifyFlags valid = validate_verify_flags(flags); // before any request
+  ValidVerifyFlags valid = validate_verify_flags(flags); // before any request
   // All namespaces unless -n: GPU workloads anywhere share the GPU nodes.
   const Snapshot snapshot = read_snapshot(flags.from_files, false, global, env);
+  const remedy::VerifySettings settings = resolve_verify_settings(valid.given, snapshot, flags.journal_dir);
+  use_verify_settings(valid, settings);
   remedy::VerifyReport result = remedy::verify(snapshot, valid.options);
   if (valid.smoke) {
     std::unique_ptr<kube::Client> client = open_client(global, env.err);
-    const std::vector<remedy::CheckRow> smoke = run_smoke(*client, snapshot, *valid.smoke, valid.timeout, global, env);
+    const std::vector<remedy::CheckRow> smoke =
+        run_smoke(*client, snapshot, *valid.smoke, valid.timeout, flags.journal_dir, global, env);
     result.rows.insert(result.rows.end(), smoke.begin(), smoke.end());
   }
-  env.out << report::render_verify(result, valid.options, {snapshot.meta.context, snapshot.meta.server}, valid.format,
-                                   output_style(env, global.no_color));
+  print_verify(result, valid, settings, snapshot, global.no_color, env);
   return result.passed() ? ExitCode::ok : ExitCode::findings;
 }
 
@@ -38,7 +56,10 @@ void add_verify(CLI::App& app, Commands& commands, Env& env) {
   CLI::App* sub = app.add_subcommand(
       "verify", "Check that time-slicing is in effect: plugin Ready, slots advertised, labels, taints, pods placed.");
   sub->footer(fmt::format("Examples:\n"
-                          "  # After `apply --replicas 4`: is every GPU node advertising 4 slots per GPU?\n"
+                          "  # After `apply`: is every GPU node advertising what it configured? (replicas and taint\n"
+                          "  # from the newest apply journal of this cluster, else the plugin's time-slicing config)\n"
+                          "  {0} verify\n\n"
+                          "  # Against 4 replicas per GPU, whatever was applied\n"
                           "  {0} verify --replicas 4\n\n"
                           "  # Also check the GPU taint on nodes and that GPU workloads tolerate it\n"
                           "  {0} verify --replicas 4 --taint nvidia.com/gpu=present:NoSchedule\n\n"

@@ -15,10 +15,13 @@
 namespace gpuslice::cli {
 
 void add_verify_flags(CLI::App& sub, VerifyFlags& flags) {
-  sub.add_option("--replicas", flags.replicas, "Time-slicing replicas per GPU the cluster should have (1 = not shared)")
-      ->required();
+  sub.add_option_function<int>(
+      "--replicas", [&flags](const int& replicas) { flags.replicas = replicas; },
+      "Time-slicing replicas per GPU the cluster should have (1 = not shared; default: what the newest apply "
+      "journal of this cluster wrote, else the time-slicing config the device plugin reads)");
   sub.add_option("--taint", flags.taint,
-                 "GPU taint KEY=VALUE:EFFECT that GPU nodes should carry and GPU workloads tolerate");
+                 "GPU taint KEY=VALUE:EFFECT that GPU nodes should carry and GPU workloads tolerate (default: the "
+                 "taint the newest apply journal of this cluster put on)");
   sub.add_option("--was-pending", flags.was_pending, "Pods (NAMESPACE/NAME) that were Pending before the change")
       ->delimiter(',');
   add_output_flag(sub, flags.output);
@@ -33,6 +36,8 @@ void add_verify_flags(CLI::App& sub, VerifyFlags& flags) {
       ->default_str(flags.smoke_namespace);
   sub.add_option("--timeout", flags.timeout, "How long --smoke waits for its pods, e.g. 90s, 5m")
       ->default_str(flags.timeout);
+  sub.add_option("--journal-dir", flags.journal_dir,
+                 "Where apply journals are read and the smoke journal written (default ~/.kube/gpuslice)");
 }
 
 namespace {
@@ -59,7 +64,7 @@ void validate_smoke_flags(const VerifyFlags& flags, ValidVerifyFlags& valid) {
   remedy::SmokeOptions smoke;
   smoke.ns = flags.smoke_namespace;
   smoke.image = flags.smoke_image;
-  smoke.replicas = valid.options.replicas;
+  smoke.replicas = valid.options.replicas; // the flags'; use_verify_settings() sets the chosen ones
   smoke.taint = valid.options.taint;
   valid.smoke = smoke;
 }
@@ -69,11 +74,12 @@ void validate_smoke_flags(const VerifyFlags& flags, ValidVerifyFlags& valid) {
 ValidVerifyFlags validate_verify_flags(const VerifyFlags& flags) {
   ValidVerifyFlags valid;
   valid.format = output_format(flags.output);
-  if (flags.replicas < 1 || flags.replicas > 128) // 128: as diagnose and apply; beyond it, a typo
+  if (flags.replicas && (*flags.replicas < 1 || *flags.replicas > 128)) // 128: as diagnose and apply; beyond, a typo
     throw UsageError(
-        fmt::format("--replicas {}: must be from 1 to 128 (the replicas per GPU to verify)", flags.replicas));
-  valid.options.replicas = flags.replicas;
-  if (!flags.taint.empty()) valid.options.taint = parse_taint_flag("--taint", flags.taint);
+        fmt::format("--replicas {}: must be from 1 to 128 (the replicas per GPU to verify)", *flags.replicas));
+  valid.given.replicas = flags.replicas;
+  if (flags.replicas) valid.options.replicas = *flags.replicas;
+  if (!flags.taint.empty()) valid.given.taint = valid.options.taint = parse_taint_flag("--taint", flags.taint);
   for (const std::string& pod : flags.was_pending) {
     const std::size_t slash = pod.find('/');
     if (slash == std::string::npos || slash == 0 || slash + 1 == pod.size() || pod.find('/', slash + 1) != std::string::npos)
@@ -82,6 +88,14 @@ ValidVerifyFlags validate_verify_flags(const VerifyFlags& flags) {
   }
   validate_smoke_flags(flags, valid);
   return valid;
+}
+
+void use_verify_settings(ValidVerifyFlags& valid, const remedy::VerifySettings& settings) {
+  valid.options.replicas = settings.replicas;
+  valid.options.taint = settings.taint;
+  if (!valid.smoke) return;
+  valid.smoke->replicas = settings.replicas;
+  valid.smoke->taint = settings.taint;
 }
 
 } // namespace gpuslice::cli

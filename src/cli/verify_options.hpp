@@ -10,13 +10,14 @@
 #include <CLI/CLI.hpp>
 
 #include <gpuslice/remedy/verify.hpp>
+#include <gpuslice/remedy/verify_settings.hpp>
 #include <gpuslice/remedy/verify_smoke.hpp>
 #include <gpuslice/report.hpp>
 
 namespace gpuslice::cli {
 
 struct VerifyFlags {
-  int replicas = 0;
+  std::optional<int> replicas;             // unset: from the apply journal or the cluster's config
   std::string taint;                       // KEY=VALUE:EFFECT, "" = not checked
   std::vector<std::string> was_pending;    // ns/name of pods Pending before the change
   std::string output = "table";
@@ -25,10 +26,11 @@ struct VerifyFlags {
   std::string smoke_image = std::string(remedy::k_smoke_default_image);
   std::string smoke_namespace = "default";
   std::string timeout = "3m"; // how long the smoke waits for its pods
+  std::string journal_dir;    // "" = ~/.kube/gpuslice: apply journals read, smoke journal written
 };
 
-// Adds --replicas, --taint, --was-pending, -o, -f, --smoke, --smoke-image, --smoke-namespace
-// and --timeout to sub.
+// Adds --replicas, --taint, --was-pending, -o, -f, --smoke, --smoke-image, --smoke-namespace,
+// --timeout and --journal-dir to sub.
 void add_verify_flags(CLI::App& sub, VerifyFlags& flags);
 
 struct ValidVerifyFlags {
@@ -36,13 +38,17 @@ struct ValidVerifyFlags {
   report::Format format = report::Format::table;
   std::optional<remedy::SmokeOptions> smoke; // --smoke (run_id left empty: chosen at run time)
   std::chrono::seconds timeout{180};
+  remedy::SettingFlags given; // --replicas and --taint as given; the rest comes from the cluster
 };
 
-// Throws UsageError naming the flag: --replicas missing or < 1, a --taint kubectl would refuse
+// Throws UsageError naming the flag: --replicas < 1 or > 128, a --taint kubectl would refuse
 // (no key or an effect other than NoSchedule, PreferNoSchedule, NoExecute), a --was-pending
 // entry not of the form ns/name, an unknown -o, --smoke with --from-file (it writes to a live
 // cluster), an empty or spaced --smoke-image, a --smoke-namespace that is no namespace name,
 // a bad --timeout.
 ValidVerifyFlags validate_verify_flags(const VerifyFlags& flags);
+
+// Puts the chosen replicas and taint into the check options and the smoke options.
+void use_verify_settings(ValidVerifyFlags& valid, const remedy::VerifySettings& settings);
 
 } // namespace gpuslice::cli

@@ -4,6 +4,7 @@
 #include "cli/verify_smoke.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <random>
 #include <thread>
 
@@ -125,11 +126,24 @@ void remove_smoke(kube::Client& client, const remedy::SmokePlan& plan, remedy::S
   }
 }
 
+// Once the Deployment is gone the journal has nothing left to undo: remove it, so that
+// `undo --smoke` finds the run that was killed, not the ones that cleaned up.
+void settle_smoke_journal(const std::string& path, const remedy::SmokePlan& plan, const remedy::SmokeOutcome& outcome,
+                          Env& env) {
+  if (outcome.removed) {
+    std::error_code ignored;
+    std::filesystem::remove(path, ignored);
+    return;
+  }
+  env.err << fmt::format("verify --smoke: could not remove {}/{} ({}): {} undo --smoke --yes (journal {})\n", plan.ns,
+                         plan.name, outcome.removal_error, env.program, path);
+}
+
 } // namespace
 
 std::vector<remedy::CheckRow> run_smoke(kube::Client& client, const Snapshot& snapshot,
                                         const remedy::SmokeOptions& options, std::chrono::seconds timeout,
-                                        const GlobalFlags& global, Env& env) {
+                                        const std::string& journal_dir, const GlobalFlags& global, Env& env) {
   remedy::SmokeOptions run = options;
   run.run_id = smoke_run_id();
   const remedy::SmokePlan plan = remedy::plan_smoke(with_every_pod_on_gpu_nodes(client, snapshot, global), run);
@@ -139,7 +153,16 @@ std::vector<remedy::CheckRow> run_smoke(kube::Client& client, const Snapshot& sn
   refuse_leftover(client, plan);
 
   const StopSignals signals; // from here on a signal ends the wait, never the cleanup
-  client.create(k_smoke_deployments, plan.ns, remedy::smoke_deployment(plan, run));
+  // Journaled like apply's changes, so that after a kill -9 `undo --smoke` removes the Deployment.
+  remedy::Journal journal(journal_dir.empty() ? remedy::default_journal_dir() : journal_dir,
+                          {{"command", std::string(remedy::k_smoke_journal_command)},
+                           {"context", snapshot.meta.context},
+                           {"server", snapshot.meta.server},
+                           {"startedAt", snapshot.meta.collected_at}});
+  const nlohmann::json body = remedy::smoke_deployment(plan, run);
+  const int seq = journal.record_before("smoke", remedy::Action::create,
+                                        remedy::target_for("Deployment", plan.ns, plan.name), nullptr, body);
+  journal.record_done(seq, client.create(k_smoke_deployments, plan.ns, body));
   Progress progress(env, global);
   const auto start = std::chrono::steady_clock::now();
   try {
@@ -161,14 +184,13 @@ std::vector<remedy::CheckRow> run_smoke(kube::Client& client, const Snapshot& sn
   } catch (const std::exception&) {
     progress.clear();
     remove_smoke(client, plan, outcome);
-    if (!outcome.removed)
-      env.err << fmt::format("verify --smoke: could not remove {}/{} ({}): kubectl -n {} delete deployment {}\n", plan.ns,
-                             plan.name, outcome.removal_error, plan.ns, plan.name);
+    settle_smoke_journal(journal.path(), plan, outcome, env);
     throw;
   }
   progress.update("removing the smoke Deployment", true);
   remove_smoke(client, plan, outcome);
   progress.clear();
+  settle_smoke_journal(journal.path(), plan, outcome, env);
   return remedy::judge_smoke(plan, outcome);
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <string>
 #include <vector>
 
 #include <gpuslice/kube/client.hpp>
@@ -17,9 +18,11 @@ namespace gpuslice::cli {
 // Returns the smoke rows (remedy::judge_smoke). Throws RuntimeError before creating anything
 // when a permission is denied or an earlier smoke Deployment is still in the namespace. Once
 // created, the Deployment is deleted (and its pods waited for) whatever happens: pods Running,
-// the timeout, SIGINT/SIGTERM, or an API error (rethrown after the deletion).
+// the timeout, SIGINT/SIGTERM, or an API error (rethrown after the deletion). Its creation is
+// journaled in journal_dir ("" = the default) first; the journal is removed with the Deployment,
+// so one is left only when the run was killed or could not delete it (`undo --smoke`).
 std::vector<remedy::CheckRow> run_smoke(kube::Client& client, const Snapshot& snapshot,
                                         const remedy::SmokeOptions& options, std::chrono::seconds timeout,
-                                        const GlobalFlags& global, Env& env);
+                                        const std::string& journal_dir, const GlobalFlags& global, Env& env);
 
 } // namespace gpuslice::cli

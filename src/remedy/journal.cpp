@@ -3,6 +3,7 @@
 // an interrupted run (or a crash) always leaves enough to undo what reached the server.
 #include <gpuslice/remedy/execute.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -106,15 +107,25 @@ std::string default_journal_dir() {
 }
 
 std::string newest_journal(const std::string& dir) {
+  return newest_journal(dir, [](const nlohmann::json&) { return true; });
+}
+
+std::string newest_journal(const std::string& dir, const std::function<bool(const nlohmann::json& header)>& wanted) {
   std::error_code error;
-  std::string newest;
+  std::vector<std::string> paths;
   for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
     const std::string name = entry.path().filename().string();
-    if (name.starts_with("journal-") && name.ends_with(".jsonl") && entry.path().string() > newest) {
-      newest = entry.path().string();
-    }
+    if (name.starts_with("journal-") && name.ends_with(".jsonl")) paths.push_back(entry.path().string());
   }
-  return newest;
+  std::sort(paths.rbegin(), paths.rend()); // newest first
+  for (const std::string& path : paths) {
+    std::ifstream in(path);
+    std::string line;
+    if (!std::getline(in, line)) continue;
+    const nlohmann::json header = nlohmann::json::parse(line, nullptr, false);
+    if (!header.is_discarded() && header.value("kind", "") == "GpusliceJournal" && wanted(header)) return path;
+  }
+  return {};
 }
 
 JournalFile read_journal(const std::string& path) {

@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -64,6 +65,10 @@ private:
 std::string default_journal_dir();
 // The newest journal in dir (names sort by time); "" when there is none.
 std::string newest_journal(const std::string& dir);
+// The newest journal in dir whose header line `wanted` accepts; "" when there is none.
+std::string newest_journal(const std::string& dir, const std::function<bool(const nlohmann::json& header)>& wanted);
+// The header's "command" of a `verify --smoke` run's journal.
+inline constexpr std::string_view k_smoke_journal_command = "verify --smoke";
 // Reads a journal; a torn last line (a crash mid-write) is ignored. Throws UsageError for a
 // missing file or one that is not a journal.
 JournalFile read_journal(const std::string& path);

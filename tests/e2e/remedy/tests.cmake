@@ -29,3 +29,13 @@ if(TARGET fakekube AND TARGET kubectl-gpuslice)
       --scenario ${PROJECT_SOURCE_DIR}/tests/fixtures/scenarios/eks-gpu-incident.yaml)
   set_tests_properties(e2e_remedy_helm_installer PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77 LABELS "e2e")
 endif()
+
+# Issue 23: bare verify after apply; verify --smoke killed with SIGKILL, then undo --smoke
+# (tests/e2e/remedy/verify_defaults.sh).
+if(TARGET fakekube AND TARGET kubectl-gpuslice)
+  add_test(NAME e2e_remedy_verify_defaults
+    COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/verify_defaults.sh
+      --gpuslice $<TARGET_FILE:kubectl-gpuslice> --fakekube $<TARGET_FILE:fakekube>
+      --scenario ${PROJECT_SOURCE_DIR}/tests/fixtures/scenarios/eks-gpu-incident-sim.yaml)
+  set_tests_properties(e2e_remedy_verify_defaults PROPERTIES TIMEOUT 180 SKIP_RETURN_CODE 77 LABELS "e2e")
+endif()
