@@ -158,6 +158,11 @@ std::vector<std::vector<RequestCheck>> replay_requests(const Snapshot& snapshot,
   return replay(index, claim, requests);
 }
 
+const model::Node* node_named(const Snapshot& s, const std::string& name) {
+  const auto it = std::find_if(s.nodes.begin(), s.nodes.end(), [&](const model::Node& n) { return n.name() == name; });
+  return it == s.nodes.end() ? nullptr : &*it;
+}
+
 int RequestCheck::nodes_with_room() const {
   const NodeDevices* any = nullptr;
   for (const NodeDevices& n : nodes) {

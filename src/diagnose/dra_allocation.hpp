@@ -61,6 +61,9 @@ std::vector<PodClaims> check_pending_claims(const Snapshot& snapshot);
 std::vector<std::vector<RequestCheck>> replay_requests(const Snapshot& snapshot, const std::string& claim,
                                                        const std::vector<model::DeviceRequest>& requests);
 
+// The snapshot's node of that name, nullptr when there is none.
+const model::Node* node_named(const Snapshot& snapshot, const std::string& name);
+
 // The request can be satisfied on some node by one of its alternatives, or the evaluator could
 // not tell. A node where a selector fails at run time has no room (the allocator gives up there).
 bool request_fits_somewhere(const std::vector<RequestCheck>& alternatives);

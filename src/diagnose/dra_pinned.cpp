@@ -10,15 +10,11 @@
 #include <fmt/format.h>
 
 #include "analyzers.hpp"
+#include "dra_allocation.hpp"
 
 namespace gpuslice::diagnose {
 
 namespace {
-
-const model::Node* node_named(const Snapshot& s, const std::string& name) {
-  const auto it = std::find_if(s.nodes.begin(), s.nodes.end(), [&](const model::Node& n) { return n.name() == name; });
-  return it == s.nodes.end() ? nullptr : &*it;
-}
 
 const model::ResourceClaim* claim_named(const Snapshot& s, const std::string& ns, const std::string& name) {
   const auto it = std::find_if(s.resource_claims.begin(), s.resource_claims.end(), [&](const model::ResourceClaim& c) {

@@ -50,11 +50,6 @@ std::map<std::string, TemplateUse> sharing_template_uses(const Snapshot& s) {
   return uses;
 }
 
-const model::Node* node_named(const Snapshot& s, const std::string& name) {
-  const auto it = std::find_if(s.nodes.begin(), s.nodes.end(), [&](const model::Node& n) { return n.name() == name; });
-  return it == s.nodes.end() ? nullptr : &*it;
-}
-
 // A node where one claim of the template's requests could be allocated, counting the devices
 // the group's own claims hold as free (they are released when the pods move to the shared
 // claim), and which admits the pods; "" when there is none.
