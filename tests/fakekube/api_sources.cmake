@@ -16,6 +16,8 @@ set(FAKEKUBE_API_SOURCES
   ${CMAKE_CURRENT_SOURCE_DIR}/patch.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/patch_strategic.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/protobuf.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/protobuf_object.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/protobuf_schema.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/rbac.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/read.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/resources.cpp

@@ -2,6 +2,8 @@
 #include "api_state.hpp"
 
 #include "object_meta.hpp"
+#include "protobuf_object.hpp"
+#include "protobuf_wire.hpp"
 #include "status_errors.hpp"
 #include "yaml_json.hpp"
 
@@ -30,15 +32,28 @@ bool is_dry_run(const ApiRequest& request) {
   return dry;
 }
 
+namespace {
+
+// kubectl >= 1.32's typed clients (`kubectl create configmap`, …) POST protobuf.
+nlohmann::json decode_protobuf_body(const std::string& body) {
+  try {
+    return protobuf::decode_object(body);
+  } catch (const protobuf::UnknownKind& error) {
+    throw StatusError(415, "UnsupportedMediaType", error.what());
+  } catch (const protobuf::WireError& error) {
+    throw bad_request(std::string("the request body could not be decoded: ") + error.what());
+  }
+}
+
+} // namespace
+
 nlohmann::json parse_body(const ApiRequest& request) {
   const std::string type = request.content_type.substr(0, request.content_type.find(';'));
   if (request.body.empty()) {
     throw bad_request("the request body is empty");
   }
   if (type == "application/vnd.kubernetes.protobuf") {
-    // Only SelfSubjectAccessReview's protobuf is decoded (reviews.cpp); other kinds would need
-    // their full generated schemas.
-    throw unsupported_media_type("application/json, application/yaml");
+    return decode_protobuf_body(request.body);
   }
   try {
     if (type == "application/yaml" || type == "application/apply-patch+yaml" ||

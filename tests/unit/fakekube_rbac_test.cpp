@@ -3,8 +3,10 @@
 
 #include "fakekube_api_request.hpp"
 #include "protobuf.hpp"
+#include "protobuf_encode.hpp"
 
 using fakekube_test::Call;
+using fakekube_test::pb_bytes;
 using fakekube_test::node;
 using nlohmann::json;
 
@@ -149,29 +151,15 @@ TEST_CASE("fakekube::create_review") {
 
 namespace {
 
-std::string varint(std::size_t value) {
-  std::string out;
-  while (value >= 0x80) {
-    out += static_cast<char>((value & 0x7f) | 0x80);
-    value >>= 7;
-  }
-  out += static_cast<char>(value);
-  return out;
-}
-
-std::string field(int number, const std::string& bytes) {
-  return static_cast<char>((number << 3) | 2) + varint(bytes.size()) + bytes;
-}
-
 // What kubectl 1.33 sends for `auth can-i patch daemonsets.apps -n kube-system`.
 std::string protobuf_review() {
-  const std::string attributes = field(1, "kube-system") + field(2, "patch") + field(3, "apps") +
-                                 field(5, "daemonsets");
-  const std::string review = field(1, "") + field(2, field(1, attributes));
+  const std::string attributes = pb_bytes(1, "kube-system") + pb_bytes(2, "patch") + pb_bytes(3, "apps") +
+                                 pb_bytes(5, "daemonsets");
+  const std::string review = pb_bytes(1, "") + pb_bytes(2, pb_bytes(1, attributes));
   const std::string type_meta =
-      field(1, "authorization.k8s.io/v1") + field(2, "SelfSubjectAccessReview");
-  return std::string("k8s\0", 4) + field(1, type_meta) + field(2, review) + field(3, "") +
-         field(4, "");
+      pb_bytes(1, "authorization.k8s.io/v1") + pb_bytes(2, "SelfSubjectAccessReview");
+  return std::string("k8s\0", 4) + pb_bytes(1, type_meta) + pb_bytes(2, review) + pb_bytes(3, "") +
+         pb_bytes(4, "");
 }
 
 } // namespace
@@ -206,9 +194,9 @@ TEST_CASE("fakekube::decode_access_review") {
 TEST_CASE("fakekube::decode_review_spec") {
   SUBCASE("a SelfSubjectRulesReview's namespace, answered through the API") {
     const std::string type_meta =
-        field(1, "authorization.k8s.io/v1") + field(2, "SelfSubjectRulesReview");
-    const std::string body = std::string("k8s\0", 4) + field(1, type_meta) +
-                             field(2, field(1, "") + field(2, field(1, "kube-system")));
+        pb_bytes(1, "authorization.k8s.io/v1") + pb_bytes(2, "SelfSubjectRulesReview");
+    const std::string body = std::string("k8s\0", 4) + pb_bytes(1, type_meta) +
+                             pb_bytes(2, pb_bytes(1, "") + pb_bytes(2, pb_bytes(1, "kube-system")));
     CHECK(fakekube::decode_review_spec(body)["spec"]["namespace"] == "kube-system");
     fakekube::Api api;
     seed_rbac(api);

@@ -5,7 +5,9 @@
 # - the autoscaler's NotTriggerScaleUp names 3 unmatched and 6 maxed-out node groups;
 # - creating a time-slicing ConfigMap (replicas 4) and pointing the plugin DaemonSet at it
 #   makes nodes advertise 4, the DaemonSet and Deployments roll out, every GPU pod runs;
-# - `kubectl taint` makes a new non-tolerating pod Pending with the taint named.
+# - `kubectl taint` makes a new non-tolerating pod Pending with the taint named;
+# - `kubectl label` and a toleration patch land, and the patched Deployment rolls out.
+# Run with kubectl 1.30 (JSON bodies) and 1.33 (protobuf bodies for `create configmap`).
 #   sim_incident.sh --kubectl BIN --fakekube BIN --scenario FILE
 set -uo pipefail
 
@@ -112,6 +114,17 @@ eventually "a new non-tolerating pod is Pending with the taint named" \
   "0/9 nodes are available: 1 node(s) had untolerated taint {dedicated: training}, 8 node(s) didn't match Pod's node affinity/selector. preemption: 0/9 nodes are available: 9 Preemption is not helpful for scheduling." \
   probe_message
 check "the pod stays Pending" "$(k get pod taint-probe -o jsonpath='{.status.phase}')" Pending
+
+# The runbook's last steps: label the node, let a Deployment tolerate the taint.
+k label node "$node" nvidia.com/sharing=time-slicing >/dev/null
+check "kubectl label is stored" "$(k get node "$node" -o jsonpath='{.metadata.labels.nvidia\.com/sharing}')" time-slicing
+k patch deployment gpu-inference -n ml --type strategic \
+  -p '{"spec":{"template":{"spec":{"tolerations":[{"key":"dedicated","operator":"Equal","value":"training","effect":"NoSchedule"}]}}}}' >/dev/null
+check "the toleration patch is stored" \
+  "$(k get deployment gpu-inference -n ml -o jsonpath='{.spec.template.spec.tolerations[?(@.key=="dedicated")].value}')" training
+k rollout status deployment/gpu-inference -n ml --timeout=60s >"$work/rollout.txt" 2>&1
+check "the tolerating Deployment rolls out" "$? $(tail -1 "$work/rollout.txt")" \
+  '0 deployment "gpu-inference" successfully rolled out'
 
 echo "$passed passed, $failed failed"
 ((failed == 0))

@@ -6,10 +6,18 @@ if(TARGET fakekube)
   if(GPUSLICE_SIM_KUBECTL)
     file(REAL_PATH ${GPUSLICE_SIM_KUBECTL} sim_kubectl_real)
     get_filename_component(sim_kubectl_dir ${sim_kubectl_real} DIRECTORY)
-    add_test(NAME e2e_sim_incident
-      COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/sim_incident.sh
-        --kubectl ${sim_kubectl_dir}/kubectl.1.30 --fakekube $<TARGET_FILE:fakekube>
-        --scenario ${PROJECT_SOURCE_DIR}/tests/fixtures/scenarios/eks-gpu-incident-sim.yaml)
-    set_tests_properties(e2e_sim_incident PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS "e2e;sim")
+    # 1.30 sends JSON bodies; 1.33 sends `create configmap` as protobuf.
+    foreach(version IN ITEMS 1.30 1.33)
+      string(REPLACE "." "_" suffix ${version})
+      set(name e2e_sim_incident)
+      if(NOT version STREQUAL "1.30")
+        set(name e2e_sim_incident_kubectl_${suffix})
+      endif()
+      add_test(NAME ${name}
+        COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/sim_incident.sh
+          --kubectl ${sim_kubectl_dir}/kubectl.${version} --fakekube $<TARGET_FILE:fakekube>
+          --scenario ${PROJECT_SOURCE_DIR}/tests/fixtures/scenarios/eks-gpu-incident-sim.yaml)
+      set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS "e2e;sim")
+    endforeach()
   endif()
 endif()
