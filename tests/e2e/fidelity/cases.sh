@@ -382,3 +382,31 @@ case_create_generator_kinds() {
   check "secret value stored" "$(kc get secret gen-secret -n ml -o jsonpath='{.data.password}' | base64 -d)" "s3cret"
   check "binary configmap key stored" "$(kc get configmap gen-cm -n ml -o jsonpath='{.binaryData.blob}' | base64 -d | od -An -tx1 | tr -d ' \n')" "0001ff"
 }
+
+# Dynamic Resource Allocation: a 1.34 server serves resource.k8s.io/v1 and kubectl reads its
+# kinds through discovery alone (no compiled-in types); the fidelity scenario's 1.30 does not.
+case_dra_kinds() {
+  check_contains "1.30 serves no resource.k8s.io" "$(kc get deviceclasses 2>&1)" \
+    "the server doesn't have a resource type \"deviceclasses\""
+  stop_fakekube
+  local base=$scenario
+  scenario=$(mktemp "${TMPDIR:-/tmp}/fidelity-dra-XXXXXX.yaml")
+  sed 's/^serverVersion: .*/serverVersion: v1.34.2/' "$base" >"$scenario"
+  start_fakekube || { case_errors=$((case_errors + 1)); rm -f "$scenario"; scenario=$base; return; }
+  rm -f "$scenario"
+  scenario=$base
+  jq '.items |= map(select(.apiVersion == "resource.k8s.io/v1"))' \
+    "$here/../../fixtures/objects/dra-gpu-v1.json" >"$case_dir/dra.json"
+  check "create -f the DRA kinds" "$(kc create -f "$case_dir/dra.json" 2>&1 | sort | tr '\n' ' ')" \
+    "deviceclass.resource.k8s.io/gpu.nvidia.com created resourceclaim.resource.k8s.io/shared-gpu created resourceclaimtemplate.resource.k8s.io/two-gpus created resourceslice.resource.k8s.io/gpu-node-1-gpu.nvidia.com-4xk2p created "
+  check "api-resources of the group" "$(kc api-resources --api-group=resource.k8s.io -o name | tr '\n' ' ')" \
+    "deviceclasses.resource.k8s.io resourceclaims.resource.k8s.io resourceclaimtemplates.resource.k8s.io resourceslices.resource.k8s.io "
+  check "get the four kinds" \
+    "$(kc get deviceclasses,resourceslices,resourceclaims,resourceclaimtemplates -A -o name | tr '\n' ' ')" \
+    "deviceclass.resource.k8s.io/gpu.nvidia.com resourceslice.resource.k8s.io/gpu-node-1-gpu.nvidia.com-4xk2p resourceclaim.resource.k8s.io/shared-gpu resourceclaimtemplate.resource.k8s.io/two-gpus "
+  check "a v1 claim's exactly request reads back" \
+    "$(kc get resourceclaim shared-gpu -n ml -o jsonpath='{.spec.devices.requests[0].exactly.deviceClassName}')" \
+    "gpu.nvidia.com"
+  check "a slice's node reads back" \
+    "$(kc get resourceslices -o jsonpath='{.items[*].spec.nodeName}')" "gpu-node-1"
+}
