@@ -62,6 +62,12 @@ int secrets_kept_in_journal(const remedy::ExecuteResult& result) {
 
 std::string render_plan_text(const remedy::Plan& plan, const remedy::ExecuteResult* live) {
   std::string out;
+  if (plan.platform) {
+    out += fmt::format("Refused ({}): {}.\n", plan.platform->name, plan.platform->why);
+    if (!plan.platform->commands.empty()) out += "Do it with the platform instead:\n";
+    for (const std::string& command : plan.platform->commands) out += "  " + command + "\n";
+    for (const std::string& note : plan.platform->notes) out += "  note: " + note + "\n";
+  }
   int number = 0;
   for (const remedy::Step& step : plan.steps) {
     ++number;

@@ -119,6 +119,11 @@ ExitCode run_remedy(const std::string& command, const RemedyFlags& flags, const 
   if (prefetch) prefetch(*client, snapshot);
   const remedy::Plan plan = planner(snapshot);
 
+  if (plan.platform) {
+    print_remedy_plan(plan, nullptr, format, dry_run != remedy::DryRun::none, env);
+    if (dry_run != remedy::DryRun::none) return ExitCode::ok;
+    throw RuntimeError(fmt::format("{}: nothing was changed: {}", command, plan.platform->why));
+  }
   if (dry_run == remedy::DryRun::client) {
     remedy::ExecuteOptions options;
     options.dry_run = remedy::DryRun::client;

@@ -92,7 +92,9 @@ void add_plugin_commands(CLI::App& app, Commands& commands, Env& env) {
         throw RuntimeError("--installer helm: no helm on PATH; nothing was changed");
       return run_remedy(
           "plugin install", run->remedy, commands.global, env,
-          [run, options](const Snapshot& s) { return single_step_plan(remedy::plan_plugin_install(s, run->config, options)); },
+          [run, options](const Snapshot& s) {
+            return plugin_step_plan(s, run->config.replicas, [&] { return remedy::plan_plugin_install(s, run->config, options); });
+          },
           [run](kube::Client& client, Snapshot& s) { remedy::read_config_target(client, s, run->config); }, nullptr,
           [run, options, &commands, &env](const Snapshot& s) {
             run_helm(remedy::helm_install_argv(s, run->config, options), commands.global, env);
@@ -113,7 +115,9 @@ void add_plugin_commands(CLI::App& app, Commands& commands, Env& env) {
   uninstall->callback([&commands, &env, uninstall_options] {
     commands.chosen = [&commands, &env, uninstall_options] {
       return run_remedy("plugin uninstall", uninstall_options->remedy, commands.global, env,
-                        [](const Snapshot& s) { return single_step_plan(remedy::plan_plugin_uninstall(s)); });
+                        [](const Snapshot& s) {
+                          return plugin_step_plan(s, 0, [&] { return remedy::plan_plugin_uninstall(s); });
+                        });
     };
   });
 }

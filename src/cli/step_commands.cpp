@@ -46,7 +46,10 @@ void add_config_apply(CLI::App& parent, Commands& commands, Env& env) {
       validate_config_flags(run->config);
       return run_remedy(
           "config apply", run->remedy, commands.global, env,
-          [run](const Snapshot& snapshot) { return single_step_plan(remedy::plan_config_apply(snapshot, run->config)); },
+          [run](const Snapshot& snapshot) {
+            return plugin_step_plan(snapshot, run->config.replicas,
+                                    [&] { return remedy::plan_config_apply(snapshot, run->config); });
+          },
           [run](kube::Client& client, Snapshot& snapshot) {
             remedy::read_config_target(client, snapshot, run->config);
           });

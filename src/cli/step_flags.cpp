@@ -82,6 +82,15 @@ remedy::Plan single_step_plan(remedy::Step step) {
   return plan;
 }
 
+remedy::Plan plugin_step_plan(const Snapshot& snapshot, int replicas, const std::function<remedy::Step()>& make) {
+  if (std::optional<remedy::ManagedPlatform> platform = remedy::managed_gpu_platform(snapshot, replicas)) {
+    remedy::Plan refused;
+    refused.platform = std::move(platform);
+    return refused;
+  }
+  return single_step_plan(make());
+}
+
 void add_plugin_flags(CLI::App& sub, PluginFlags& flags) {
   sub.add_option("--strategy", flags.strategy,
                  "auto: re-point an installed plugin, install one when there is none; reconfigure: only re-point; "

@@ -2,6 +2,8 @@
 // The flags of each remedy step, shared by the step's own subcommand and `apply`.
 #pragma once
 
+#include <functional>
+
 #include <string>
 #include <vector>
 
@@ -23,6 +25,9 @@ void add_taint_flags(CLI::App& sub, remedy::TaintOptions& taint);
 
 // A plan of one step (a step subcommand's plan).
 remedy::Plan single_step_plan(remedy::Step step);
+// The one step `make` plans, or the platform's refusal when the platform owns the device plugin
+// (GKE, EKS Auto Mode, an addon manager): the steps that configure the plugin change nothing there.
+remedy::Plan plugin_step_plan(const Snapshot& snapshot, int replicas, const std::function<remedy::Step()>& make);
 
 // The plugin flags as given; resolve_plugin_flags() turns the words into options.
 struct PluginFlags {

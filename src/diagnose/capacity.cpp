@@ -403,7 +403,9 @@ int insufficient_nodes_lacking_resource(const Context& ctx, const PendingGpuPod&
 }
 
 Remedy gated_apply_remedy(const Context& ctx, int replicas, std::string text) {
-  const std::string command = apply_command(replicas);
+  const std::string command = apply_command(ctx, replicas);
+  text += apply_platform_note(ctx);
+  if (command.empty()) return {std::move(text), std::string{}};
   if (ctx.pending.empty()) return {std::move(text), command};
   Fix fix;
   fix.replicas = replicas;

@@ -359,7 +359,28 @@ std::vector<std::string> grouped_evidence(const std::vector<std::pair<std::strin
   return out;
 }
 
-std::string apply_command(int replicas) {
+std::string apply_platform_note(const Context& ctx) {
+  const std::string command = apply_command(ctx, 2);
+  if (command.empty()) {
+    return " But EKS Auto Mode runs the device plugin inside the node image: time-slicing cannot be configured "
+           "on these nodes.";
+  }
+  if (command.ends_with("--dry-run=client")) {
+    return " GKE owns the device plugin and shares GPUs per node pool: the command prints the gcloud node-pool "
+           "command that does it.";
+  }
+  return {};
+}
+
+std::string apply_command(const Context& ctx, int replicas) {
+  bool gke = false;
+  bool auto_mode = !ctx.gpu_nodes.empty();
+  for (const GpuNode& n : ctx.gpu_nodes) {
+    if (n.node->meta.label("cloud.google.com/gke-accelerator")) gke = true;
+    if (n.node->meta.label("eks.amazonaws.com/compute-type") != "auto") auto_mode = false;
+  }
+  if (gke) return fmt::format("kubectl gpuslice apply --replicas {} --dry-run=client", replicas);
+  if (auto_mode) return {};
   return fmt::format("kubectl gpuslice apply --replicas {}", replicas);
 }
 

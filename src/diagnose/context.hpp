@@ -110,8 +110,11 @@ std::string toleration_patch_command(const model::Workload& workload, std::strin
 // to: "ml/a, ml/b: <what>"; at most `limit` lines, in first-seen order.
 std::vector<std::string> grouped_evidence(const std::vector<std::pair<std::string, std::string>>& who_what,
                                           std::size_t limit = 5);
-// "kubectl gpuslice apply --replicas N"
-std::string apply_command(int replicas);
+// "kubectl gpuslice apply --replicas N"; on GKE, whose plugin is not ours, the same with
+// --dry-run=client (it prints the gcloud node-pool command); "" on EKS Auto Mode (not configurable).
+std::string apply_command(const Context& ctx, int replicas);
+// The sentence a time-slicing remedy adds on those platforms ("" elsewhere).
+std::string apply_platform_note(const Context& ctx);
 // A taint that only the node lifecycle sets (node.kubernetes.io/…): a node state, not a GPU policy.
 bool is_system_taint(const model::Taint& taint);
 // The node runs Bottlerocket, whose NVIDIA variants run the device plugin on the host.

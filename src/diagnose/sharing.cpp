@@ -127,9 +127,9 @@ void time_slicing_disabled(const Context& ctx, std::vector<Finding>& out) {
     f.evidence.push_back(fmt::format("with {} replicas each share of a {} MiB GPU gets about {} MiB, without "
                                      "memory isolation", replicas, memory, memory / replicas));
   }
-  f.remedy = {fmt::format("Enable NVIDIA time-slicing with {} replicas per GPU so each GPU takes {} pods.",
-                          replicas, replicas),
-              apply_command(replicas)};
+  f.remedy = {fmt::format("Enable NVIDIA time-slicing with {} replicas per GPU so each GPU takes {} pods.{}",
+                          replicas, replicas, apply_platform_note(ctx)),
+              apply_command(ctx, replicas)};
   out.push_back(std::move(f));
 }
 
@@ -267,7 +267,7 @@ void vram_oversubscription_risk(const Context& ctx, std::vector<Finding>& out) {
                           "{} MiB per share); MIG or MPS isolate memory.",
                           safer, first.gpus.memory_mib / safer),
               // Fewer shares places no pending pod: never offered in the middle of a GPU shortage.
-              safer < first.gpus.replicas && ctx.pending.empty() ? apply_command(safer) : std::string{}};
+              safer < first.gpus.replicas && ctx.pending.empty() ? apply_command(ctx, safer) : std::string{}};
   out.push_back(std::move(f));
 }
 

@@ -74,6 +74,18 @@ std::string_view strip_shared_suffix(std::string_view product) {
 NodeGpus describe_node_gpus(const Node& node) {
   NodeGpus g;
   GpuLabels labels = read_gpu_labels(node.meta.labels);
+  // GKE sets time-sharing per node pool and says so in labels of its own (no GFD there).
+  if (!labels.replicas) {
+    const std::optional<int> clients = label_int(node.meta.labels, "cloud.google.com/gke-max-shared-clients-per-gpu");
+    if (clients && *clients > 1) {
+      labels.replicas = clients;
+      if (!labels.sharing_strategy) {
+        if (const auto strategy = node.meta.label("cloud.google.com/gke-gpu-sharing-strategy")) {
+          labels.sharing_strategy = std::string(*strategy);
+        }
+      }
+    }
+  }
   std::optional<InstanceGpus> catalog = lookup_instance_type(node.instance_type());
   g.advertised = gpu_units(node.allocatable);
   long long slots = whole_and_shared_units(node.allocatable);

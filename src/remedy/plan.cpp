@@ -146,6 +146,12 @@ nlohmann::ordered_json plan_to_json(const Plan& plan, bool with_objects) {
   out["apiVersion"] = "gpuslice/v1alpha1";
   out["kind"] = "Plan";
   out["changes"] = plan.has_changes();
+  if (plan.platform) {
+    out["refused"] = {{"platform", plan.platform->name},
+                      {"reason", plan.platform->why},
+                      {"commands", plan.platform->commands},
+                      {"notes", plan.platform->notes}};
+  }
   out["steps"] = nlohmann::ordered_json::array();
   for (const Step& step : plan.steps) {
     nlohmann::ordered_json s;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // `apply`: every step, in the order that never leaves a GPU pod or node worse off mid-way.
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include <gpuslice/remedy/plan.hpp>
@@ -9,6 +10,15 @@
 namespace gpuslice::remedy {
 
 Plan plan_apply(const Snapshot& snapshot, const ApplyOptions& options) {
+  // A plugin the platform owns is not changed at all: a ConfigMap it never reads, labels or
+  // taints for a setup that never comes would be a half-change.
+  if (options.configure_plugin) {
+    if (std::optional<ManagedPlatform> platform = managed_gpu_platform(snapshot, options.config.replicas)) {
+      Plan refused;
+      refused.platform = std::move(platform);
+      return refused;
+    }
+  }
   std::vector<std::function<Step()>> steps;
   // The config exists before the plugin is pointed at it (a missing ConfigMap blocks its pods).
   steps.emplace_back([&] { return plan_config_apply(snapshot, options.config); });

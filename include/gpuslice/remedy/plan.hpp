@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <gpuslice/kube/client.hpp>
+#include <gpuslice/remedy/platform.hpp>
 #include <gpuslice/snapshot.hpp>
 
 namespace gpuslice::remedy {
@@ -83,6 +84,8 @@ struct Step {
 
 struct Plan {
   std::vector<Step> steps;
+  // Set when the platform owns the device plugin: no steps, and apply changes nothing.
+  std::optional<ManagedPlatform> platform;
   // Some change would send a request.
   bool has_changes() const;
   bool operator==(const Plan&) const = default;
