@@ -2,6 +2,7 @@
 // GS4xx: the NVIDIA device plugin and GPU feature discovery — present, on every GPU node,
 // healthy, configured with a valid and used time-slicing config, managed by whom, alone.
 #include <algorithm>
+#include <iterator>
 #include <set>
 
 #include <fmt/format.h>
@@ -285,7 +286,7 @@ void multiple_device_plugins(const Context& ctx, std::vector<Finding>& out) {
 }
 
 void feature_discovery_missing(const Context& ctx, std::vector<Finding>& out) {
-  if (ctx.gpu_nodes.empty() || !ctx.addons_of(AddonKind::feature_discovery).empty()) return;
+  if (ctx.gpu_nodes.empty() || model::runs_feature_discovery(ctx.snapshot.daemonsets)) return;
   if (ctx.addons_of(AddonKind::device_plugin).empty() && !any_gpu_advertised(ctx)) return;  // GS400 first
   const bool labelled = std::any_of(ctx.gpu_nodes.begin(), ctx.gpu_nodes.end(), [](const GpuNode& n) {
     return n.node->meta.label(model::k_label_gpu_product).has_value();
@@ -309,6 +310,61 @@ void feature_discovery_missing(const Context& ctx, std::vector<Finding>& out) {
   out.push_back(std::move(f));
 }
 
+// GFD labels with no GFD to keep them current: they still say what the last GFD run saw.
+void feature_discovery_labels_stale(const Context& ctx, std::vector<Finding>& out) {
+  if (ctx.gpu_nodes.empty() || model::runs_feature_discovery(ctx.snapshot.daemonsets)) return;
+  std::vector<const GpuNode*> stale;
+  std::set<std::string> keys;                 // on any stale node: what the command removes
+  std::optional<std::set<std::string>> common; // on every stale node: a selector for them all
+  for (const GpuNode& n : ctx.gpu_nodes) {
+    std::set<std::string> here;
+    for (const auto& [key, value] : n.node->meta.labels)
+      if (model::is_feature_discovery_label(key)) here.insert(std::string(key));
+    if (here.empty()) continue;
+    stale.push_back(&n);
+    keys.insert(here.begin(), here.end());
+    if (!common) {
+      common = here;
+    } else {
+      std::set<std::string> both;
+      std::set_intersection(common->begin(), common->end(), here.begin(), here.end(), std::inserter(both, both.end()));
+      common = std::move(both);
+    }
+  }
+  if (stale.empty()) return;
+  Finding f = make_finding(FindingCode::GS408,
+                           fmt::format("{} GPU node(s) carry GFD labels but GFD is not running: the labels are stale",
+                                       stale.size()));
+  std::vector<std::string> names;
+  for (const GpuNode* n : stale) {
+    f.objects.push_back(object_ref("Node", n->node->meta));
+    names.push_back(n->node->name());
+    if (f.evidence.size() >= 8) continue;
+    std::vector<std::string> shown;
+    std::size_t count = 0;
+    for (const auto& [key, value] : n->node->meta.labels) count += model::is_feature_discovery_label(key) ? 1 : 0;
+    for (std::string_view key : {model::k_label_gpu_product, std::string_view("nvidia.com/gpu.replicas"),
+                                 std::string_view("nvidia.com/gpu.sharing-strategy")})
+      if (std::optional<std::string_view> value = n->node->meta.label(key)) shown.push_back(fmt::format("{}={}", key, *value));
+    f.evidence.push_back(shown.empty() ? fmt::format("node {}: {} GFD label(s)", n->node->name(), count)
+                                       : fmt::format("node {}: {} ({} GFD label(s))", n->node->name(),
+                                                     fmt::join(shown, ", "), count));
+  }
+  f.evidence.push_back("no gpu-feature-discovery DaemonSet, and no gpu-feature-discovery container in a device "
+                       "plugin DaemonSet");
+  std::vector<std::string> removals;
+  for (const std::string& key : keys) removals.push_back(key + "-");
+  // Past a handful of nodes, a selector on a key every stale node carries beats a long argv (any
+  // other node it picks carries a GFD label with no GFD: stale as well).
+  const std::string which = names.size() > 10 && common && !common->empty()
+                                ? fmt::format("-l {}", *common->begin())
+                                : fmt::format("{}", fmt::join(names, " "));
+  f.remedy = {"Remove the stale labels (selectors and dashboards on nvidia.com/gpu.product or gpu.replicas read them), "
+              "or run GFD again so they follow the config: kubectl gpuslice apply --gfd.",
+              fmt::format("kubectl label nodes {} {}", which, fmt::join(removals, " "))};
+  out.push_back(std::move(f));
+}
+
 } // namespace
 
 void find_device_plugin(const Context& ctx, std::vector<Finding>& out) {
@@ -320,6 +376,7 @@ void find_device_plugin(const Context& ctx, std::vector<Finding>& out) {
   operator_managed(ctx, out);
   multiple_device_plugins(ctx, out);
   feature_discovery_missing(ctx, out);
+  feature_discovery_labels_stale(ctx, out);
 }
 
 } // namespace gpuslice::diagnose

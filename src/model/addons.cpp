@@ -102,6 +102,25 @@ GpuAddon recognise_gpu_addon(const DaemonSet& daemonset) {
   return GpuAddon::none;
 }
 
+bool runs_feature_discovery(const std::vector<DaemonSet>& daemonsets) {
+  return std::any_of(daemonsets.begin(), daemonsets.end(), [](const DaemonSet& ds) {
+    const GpuAddon addon = recognise_gpu_addon(ds);
+    if (addon == GpuAddon::feature_discovery) return true;
+    if (addon != GpuAddon::device_plugin) return false;
+    const std::vector<Container>& containers = ds.pod_template.spec.containers;
+    return std::any_of(containers.begin(), containers.end(), [](const Container& c) {
+      return recognise_addon_container(c) == GpuAddon::feature_discovery;
+    });
+  });
+}
+
+bool is_feature_discovery_label(std::string_view key) {
+  if (key.starts_with("nvidia.com/gpu."))
+    return key != "nvidia.com/gpu.present" && !key.starts_with("nvidia.com/gpu.deploy.");
+  return key.starts_with("nvidia.com/cuda.") || key == "nvidia.com/mig.capable" || key == "nvidia.com/mig.strategy" ||
+         key == "nvidia.com/mps.capable" || key == "nvidia.com/vgpu.present" || key == "nvidia.com/gfd.timestamp";
+}
+
 bool is_operator_managed(const ObjectMeta& meta) {
   const OwnerReference* owner = meta.controller();
   return owner && owner->kind == "ClusterPolicy";

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "remedy/verify_checks.hpp"
 
@@ -80,22 +81,28 @@ CheckRow check_allocatable(const model::Node& node, const model::NodeGpus& gpus,
   return row;
 }
 
-bool gfd_installed(const Snapshot& snapshot) {
-  return std::any_of(snapshot.daemonsets.begin(), snapshot.daemonsets.end(), [](const model::DaemonSet& ds) {
-    return model::recognise_gpu_addon(ds) == model::GpuAddon::feature_discovery;
-  });
-}
-
 CheckRow check_gfd_labels(const model::Node& node, int replicas, bool gfd_runs) {
   CheckRow row{std::string(k_check_gfd_labels), "node/" + node.name(), CheckResult::pass, "", "", ""};
   const model::GpuLabels labels = model::read_gpu_labels(node.meta.labels);
   const std::string strategy = replicas > 1 ? "time-slicing" : "none";
   row.expected = fmt::format("replicas={},sharing-strategy={}", replicas, strategy);
-  if (!labels.replicas && !labels.sharing_strategy && !gfd_runs) {
-    // GFD is optional (diagnose warns, GS407): without it there are no labels to check.
+  if (!gfd_runs) {
+    // Without GFD nothing keeps the labels current: not checked (diagnose warns, GS407/GS408).
     row.result = CheckResult::skipped;
-    row.actual = "no GFD labels";
-    row.detail = "gpu-feature-discovery is not installed (GS407): no replica labels to check";
+    std::vector<std::string> stale;
+    for (const auto& [key, value] : node.meta.labels)
+      if (model::is_feature_discovery_label(key)) stale.push_back(std::string(key) + "-");
+    if (stale.empty()) {
+      row.actual = "no GFD labels";
+      row.detail = "gpu-feature-discovery is not running (GS407): no replica labels to check";
+      return row;
+    }
+    row.actual = fmt::format("replicas={},sharing-strategy={} (stale)",
+                             labels.replicas ? std::to_string(*labels.replicas) : std::string("-"),
+                             labels.sharing_strategy.value_or("-"));
+    row.detail = fmt::format("stale GFD labels, gpu-feature-discovery is not running (GS408): kubectl label node {} {} "
+                             "(or apply --gfd)",
+                             node.name(), fmt::join(stale, " "));
     return row;
   }
   if (!labels.replicas && !labels.sharing_strategy) {
@@ -152,7 +159,7 @@ void check_gpu_nodes(const Snapshot& snapshot, const VerifyOptions& options, std
   std::sort(nodes.begin(), nodes.end(), [](const model::Node* a, const model::Node* b) { return a->name() < b->name(); });
   for (const model::Node* node : nodes) rows.push_back(check_plugin_ready(snapshot, *node));
   for (const model::Node* node : nodes) rows.push_back(check_allocatable(*node, model::describe_node_gpus(*node), options.replicas));
-  const bool gfd_runs = gfd_installed(snapshot);
+  const bool gfd_runs = model::runs_feature_discovery(snapshot.daemonsets);
   for (const model::Node* node : nodes) rows.push_back(check_gfd_labels(*node, options.replicas, gfd_runs));
   for (const model::Node* node : nodes) rows.push_back(check_present_label(*node));
   for (const model::Node* node : nodes) rows.push_back(check_gpu_taint(*node, options.taint));

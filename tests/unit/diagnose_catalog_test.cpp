@@ -38,6 +38,7 @@ const std::vector<std::tuple<std::string, std::string, std::string>> k_design = 
     {"GS405", "device-plugin-operator-managed", "info"},
     {"GS406", "multiple-device-plugins", "error"},
     {"GS407", "gpu-feature-discovery-missing", "warning"},
+    {"GS408", "gpu-feature-discovery-labels-stale", "warning"},
     {"GS500", "gpu-node-missing-present-label", "warning"},
     {"GS501", "gpu-node-untainted", "warning"},
     {"GS502", "gpu-node-not-ready", "warning"},

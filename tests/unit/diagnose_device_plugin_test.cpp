@@ -142,9 +142,68 @@ TEST_CASE("diagnose::find_device_plugin") {
     const Diagnosis d = analyze(s);
     CHECK(finding(d, "GS407").remedy.command ==
           "helm upgrade -i nvdp nvdp/nvidia-device-plugin -n nvidia-device-plugin --reuse-values --set gfd.enabled=true");
-    // No GFD DaemonSet but the labels are there (written by another GFD): silent.
+    // No GFD DaemonSet but the labels are there: not missing (GS408 says they are stale).
     gpuslice::Snapshot twin = healthy();
     remove_daemonset(twin, "nvdp-nvidia-device-plugin-gpu-feature-discovery");
     CHECK_FALSE(has(analyze(twin), "GS407"));
+  }
+
+  SUBCASE("GS408 gpu-feature-discovery-labels-stale: GFD labels, no GFD") {
+    gpuslice::Snapshot s = healthy();
+    remove_daemonset(s, "nvdp-nvidia-device-plugin-gpu-feature-discovery");
+    s.nodes[1] = gpu_node("gpu-2", 2).label("nvidia.com/cuda.driver-version.major", "550")
+                     .label("nvidia.com/gpu.deploy.device-plugin", "true")  // the operator's, kept
+                     .build();
+    const Diagnosis d = analyze(s);
+    const Finding& f = finding(d, "GS408");
+    CHECK(f.severity == gpuslice::diagnose::Severity::warning);
+    CHECK(f.summary == "2 GPU node(s) carry GFD labels but GFD is not running: the labels are stale");
+    CHECK(f.objects.size() == 2);
+    REQUIRE(f.evidence.size() == 3);
+    CHECK(f.evidence[0] == "node gpu-1: nvidia.com/gpu.product=Tesla-T4-SHARED, nvidia.com/gpu.replicas=2, "
+                           "nvidia.com/gpu.sharing-strategy=time-slicing (5 GFD label(s))");
+    CHECK(f.evidence[1].ends_with("(6 GFD label(s))"));
+    // Every GFD key on any of the nodes, sorted; gpu.present and gpu.deploy.* stay.
+    CHECK(f.remedy.command ==
+          "kubectl label nodes gpu-1 gpu-2 nvidia.com/cuda.driver-version.major- nvidia.com/gpu.count- "
+          "nvidia.com/gpu.memory- nvidia.com/gpu.product- nvidia.com/gpu.replicas- nvidia.com/gpu.sharing-strategy-");
+    CHECK(f.remedy.text.find("apply --gfd") != std::string::npos);
+    CHECK_FALSE(has(d, "GS407"));  // labels are there: not "missing"
+  }
+
+  SUBCASE("GS408: on many nodes, a selector instead of the names") {
+    gpuslice::Snapshot s = healthy();
+    remove_daemonset(s, "nvdp-nvidia-device-plugin-gpu-feature-discovery");
+    for (int i = 3; i <= 12; ++i) s.nodes.push_back(gpu_node("gpu-" + std::to_string(i), 2).build());
+    s.nodes.back().meta.labels.erase("nvidia.com/gpu.count");
+    const Diagnosis d = analyze(s);
+    const Finding& f = finding(d, "GS408");
+    CHECK(f.objects.size() == 12);
+    CHECK(f.evidence.size() == 9);  // 8 nodes and the no-GFD line
+    // gpu.count is not on every node: the selector is the first key they all carry.
+    CHECK(f.remedy.command.starts_with("kubectl label nodes -l nvidia.com/gpu.memory nvidia.com/gpu.count- "));
+  }
+
+  SUBCASE("GS408 twins: GFD running with labels; neither labels nor GFD") {
+    CHECK_FALSE(has(analyze(healthy()), "GS408"));
+    gpuslice::Snapshot bare = healthy();
+    remove_daemonset(bare, "nvdp-nvidia-device-plugin-gpu-feature-discovery");
+    for (auto& node : bare.nodes)
+      for (const char* key : {"nvidia.com/gpu.product", "nvidia.com/gpu.count", "nvidia.com/gpu.replicas",
+                              "nvidia.com/gpu.memory", "nvidia.com/gpu.sharing-strategy"})
+        node.meta.labels.erase(key);
+    const Diagnosis d = analyze(bare);
+    CHECK_FALSE(has(d, "GS408"));
+    CHECK(has(d, "GS407"));  // nothing stale, GFD simply missing
+  }
+
+  SUBCASE("GS408 twin: the chart's GFD container inside the plugin DaemonSet runs GFD") {
+    gpuslice::Snapshot s = healthy();
+    remove_daemonset(s, "nvdp-nvidia-device-plugin-gpu-feature-discovery");
+    remove_daemonset(s, "nvdp-nvidia-device-plugin");
+    s.daemonsets.push_back(device_plugin(2).container("gpu-feature-discovery", k_plugin_image).build());
+    const Diagnosis d = analyze(s);
+    CHECK_FALSE(has(d, "GS408"));
+    CHECK_FALSE(has(d, "GS407"));
   }
 }

@@ -96,6 +96,10 @@ TEST_CASE("remedy::verify — allocatable and GFD labels") {
   SUBCASE("config not picked up: physical GPUs only") {
     s.nodes[0] = NodeBuilder("gpu-a").instance_type("g4dn.xlarge").gpus(1).gfd("Tesla-T4", 1, 1)
                      .label("nvidia.com/gpu.present", "true").build();
+    s.daemonsets.push_back(DaemonSetBuilder("nvidia", "nvdp-nvidia-device-plugin-gpu-feature-discovery")
+                               .container("gpu-feature-discovery-ctr", k_verify_image)
+                               .command({"gpu-feature-discovery"})
+                               .build());
     const VerifyReport report = verify(s, four_with_taint());
     const CheckRow alloc = row_of(report, "allocatable", "node/gpu-a");
     CHECK(alloc.result == CheckResult::fail);
@@ -104,6 +108,23 @@ TEST_CASE("remedy::verify — allocatable and GFD labels") {
     const CheckRow gfd = row_of(report, "gfd-labels", "node/gpu-a");
     CHECK(gfd.result == CheckResult::fail);
     CHECK(gfd.actual == "replicas=1,sharing-strategy=none");
+  }
+  SUBCASE("stale GFD labels, no GFD running: skipped with the reason and the fix") {
+    s.nodes[0] = NodeBuilder("gpu-a").instance_type("g4dn.xlarge").gpus(4).gfd("Tesla-T4", 1, 1)
+                     .label("nvidia.com/gpu.present", "true").build();
+    const VerifyReport report = verify(s, four_with_taint());
+    const CheckRow gfd = row_of(report, "gfd-labels", "node/gpu-a");
+    CHECK(gfd.result == CheckResult::skipped);
+    CHECK(gfd.actual == "replicas=1,sharing-strategy=none (stale)");
+    CHECK(gfd.detail == "stale GFD labels, gpu-feature-discovery is not running (GS408): kubectl label node gpu-a "
+                        "nvidia.com/gpu.count- nvidia.com/gpu.memory- nvidia.com/gpu.product- nvidia.com/gpu.replicas- "
+                        "nvidia.com/gpu.sharing-strategy- (or apply --gfd)");
+    // The chart's GFD container in the plugin DaemonSet runs GFD: the labels are checked again.
+    s.daemonsets[0] = DaemonSetBuilder("nvidia", "nvdp-nvidia-device-plugin")
+                          .container("nvidia-device-plugin-ctr", k_verify_image)
+                          .container("gpu-feature-discovery", k_verify_image)
+                          .build();
+    CHECK(row_of(verify(s, four_with_taint()), "gfd-labels", "node/gpu-a").result == CheckResult::fail);
   }
   SUBCASE("no GFD labels at all") {
     s.nodes[0] = NodeBuilder("gpu-a").instance_type("g4dn.xlarge").gpus(4).label("nvidia.com/gpu.present", "true").build();

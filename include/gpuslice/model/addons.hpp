@@ -29,6 +29,14 @@ enum class GpuAddon {
 // else (CNI, kube-proxy, …).
 GpuAddon recognise_gpu_addon(const DaemonSet& daemonset);
 
+// GFD runs: a GFD DaemonSet, or a gpu-feature-discovery container in a device plugin DaemonSet
+// (the chart's GFD container). Its labels outlive it, so labels alone do not say this.
+bool runs_feature_discovery(const std::vector<DaemonSet>& daemonsets);
+
+// A node label only GFD writes (reference/nvidia.md §4.1): nvidia.com/gpu.* but gpu.present and
+// gpu.deploy.* (the operator's or the user's), cuda.*, mig/mps capable, vgpu.present, gfd.timestamp.
+bool is_feature_discovery_label(std::string_view key);
+
 // The controller owner is a GPU Operator ClusterPolicy: the operator re-creates and overwrites it.
 bool is_operator_managed(const ObjectMeta& meta);
 
