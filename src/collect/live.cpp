@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // collect(): the live query plan as parallel reads on one queue. First the reads that need no
-// other answer (nodes, pending pods, DaemonSets, workloads, the ClusterPolicy); each read that
-// needs some of those is queued the moment they are in, while the rest still page: the pods on
-// the GPU nodes as the node list's pages come in (or once it is read), the events about GPU nodes
-// and pending GPU pods once both lists are, and the ConfigMaps and Helm releases of the GPU
-// add-ons (and the autoscaler's status) once the DaemonSets, Deployments and ClusterPolicy are.
-// Reads that begin a chain of pages go ahead of the short per-node lists still queued.
+// other answer (nodes, pending and admission-failed pods, DaemonSets, workloads, the
+// ClusterPolicy); each read that needs some of those is queued the moment they are in, while
+// the rest still page: the pods on the GPU nodes as the node list's pages come in (or once it
+// is read), the events about GPU nodes and pending GPU pods once both lists are, and the
+// ConfigMaps and Helm releases of the GPU add-ons (and the autoscaler's status) once the
+// DaemonSets, Deployments and ClusterPolicy are. Reads that begin a chain of pages go ahead of
+// the short per-node lists still queued.
 #include <algorithm>
 #include <functional>
 #include <optional>
@@ -150,6 +151,12 @@ private:
                 [](const model::Pod& pod) { return requests_gpu(pod.spec) || !pod.spec.resource_claims.empty(); });
       for (const model::Pod& pod : part.pods) m_pending_gpu_pods.emplace(pod.meta.ns, pod.meta.name);
       m_events_gate.pass();
+    });
+    // Kept: GPU pods the kubelet refused at admission; no event is read about them (their
+    // status says why), so the events wait for nothing here.
+    m_parts.add(stage::first, [this](Snapshot& part) {
+      list_into(part.pods, k_pods, in_scope(std::string(k_failed_pods_selector)), model::decode::pod<Item>,
+                [](const model::Pod& pod) { return pod.failed_admission() && requests_gpu(pod.spec); });
     });
     // Add-ons live in their own namespaces whatever the scope: one list of all DaemonSets.
     m_addons.push_back(&add_addon_source([this](Snapshot& part) {

@@ -52,6 +52,9 @@ inline constexpr std::string_view k_per_node_resource_version = "0";
 // Pods still holding resources: the kubelet releases a pod's requests once it has finished.
 inline constexpr std::string_view k_unfinished_pods_selector = "status.phase!=Succeeded,status.phase!=Failed";
 inline constexpr std::string_view k_pending_pods_selector = "status.phase=Pending";
+// Failed pods: those the kubelet refused at admission (UnexpectedAdmissionError) stay Failed and
+// their workload short of replicas (GS603). Filtered while streaming: finished Jobs are many.
+inline constexpr std::string_view k_failed_pods_selector = "status.phase=Failed";
 
 // "spec.nodeName=<node>,status.phase!=Succeeded,status.phase!=Failed"
 std::string pods_on_node_selector(std::string_view node);

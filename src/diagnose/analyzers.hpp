@@ -19,6 +19,8 @@ void find_nodes(const Context& ctx, std::vector<Finding>& out);          // GS5x
 void find_workloads(const Context& ctx, std::vector<Finding>& out);      // GS6xx
 void find_observability(const Context& ctx, std::vector<Finding>& out);  // GS7xx
 void find_dra(const Context& ctx, std::vector<Finding>& out);            // GS8xx
+// GS603, GPU pods refused at kubelet admission (admission.cpp); find_workloads calls it.
+void find_failed_admission(const Context& ctx, std::vector<Finding>& out);
 // GS807, shared claims pinned to a node that refuses the pod (dra_pinned.cpp); find_dra calls it.
 void find_dra_pinned_claims(const Context& ctx, std::vector<Finding>& out);
 // GS808, sharing templates used by many pods (dra_unshared.cpp); find_dra calls it.

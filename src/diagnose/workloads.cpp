@@ -125,6 +125,7 @@ void find_workloads(const Context& ctx, std::vector<Finding>& out) {
   lacks_gpu_toleration(ctx, out);
   multi_gpu_time_sliced(ctx, out);
   selector_on_shared_product(ctx, out);
+  find_failed_admission(ctx, out);
 }
 
 } // namespace gpuslice::diagnose

@@ -241,6 +241,7 @@ template <class J> Pod pod(const J& j) {
   const auto& status = object_at(j, "status");
   p.phase = string_at(status, "phase");
   p.reason = string_at(status, "reason");
+  p.message = string_at(status, "message");
   p.nominated_node_name = string_at(status, "nominatedNodeName");
   p.start_time = string_at(status, "startTime");
   // Of a pod's conditions only PodScheduled is read (why it is Pending); the other four of a

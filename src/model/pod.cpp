@@ -39,6 +39,8 @@ const Condition* Pod::condition(std::string_view type) const {
 
 bool Pod::is_unscheduled() const { return phase == "Pending" && spec.node_name.empty(); }
 
+bool Pod::failed_admission() const { return phase == "Failed" && reason == "UnexpectedAdmissionError"; }
+
 bool Pod::is_ready() const {
   return !container_statuses.empty() && std::all_of(container_statuses.begin(), container_statuses.end(),
                                                     [](const ContainerStatus& s) { return s.ready; });
@@ -67,6 +69,7 @@ nlohmann::json to_json(const Pod& p) {
   nlohmann::json status = nlohmann::json::object();
   put_string(status, "phase", p.phase);
   put_string(status, "reason", p.reason);
+  put_string(status, "message", p.message);
   put_string(status, "nominatedNodeName", p.nominated_node_name);
   put_string(status, "startTime", p.start_time);
   for (const Condition& c : p.conditions) status["conditions"].push_back(to_json(c));

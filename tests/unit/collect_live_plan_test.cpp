@@ -95,7 +95,7 @@ TEST_CASE("collect::collect on a cluster with no GPU node") {
   CHECK(run.snapshot.helm_releases.empty());
   CHECK_FALSE(run.snapshot.autoscaler_status.has_value()); // a 404 of an optional source is silent
   CHECK(run.snapshot.meta.notes.empty());
-  CHECK(count_requests(run.log, "/api/v1/pods") == 1); // only the pending list
+  CHECK(count_requests(run.log, "/api/v1/pods") == 2); // only the pending and the Failed lists
   CHECK(count_requests(run.log, "/api/v1/namespaces/", "/secrets") == 0);
 }
 
@@ -241,4 +241,28 @@ TEST_CASE("collect::collect reports each list page read to Scope::on_page") {
   CHECK(pods->second.size() == 5);
   CHECK(count_requests(run.log, "/api/v1/pods", "status.phase!=Succeeded") == 5);
   CHECK(pods->second.back().items == live_pods);
+}
+
+TEST_CASE("collect::collect keeps the GPU pods the kubelet refused at admission, from one Failed list") {
+  fakekube::Scenario scenario = incident();
+  auto failed = [](const std::string& name, const std::string& reason, nlohmann::json resources) {
+    nlohmann::json pod = running_pod("ml", name, "ip-10-0-1-17.us-west-2.compute.internal", std::move(resources));
+    pod["status"] = {{"phase", "Failed"}, {"reason", reason},
+                     {"message", "Allocate failed due to rpc error: maximum request size for shared resources is 1"}};
+    return pod;
+  };
+  scenario.objects.push_back(failed("refused", "UnexpectedAdmissionError", {{"nvidia.com/gpu", "2"}}));
+  scenario.objects.push_back(failed("evicted", "Evicted", {{"nvidia.com/gpu", "1"}}));              // another reason
+  scenario.objects.push_back(failed("cpu-refused", "UnexpectedAdmissionError", {{"cpu", "1"}}));     // no GPU
+  kube_test::Cluster cluster(scenario);
+  Run run = collect_logged(cluster);
+  CHECK(count_requests(run.log, "/api/v1/pods", "fieldSelector=status.phase=Failed") == 1);
+  std::vector<std::string> refused;
+  for (const gpuslice::model::Pod& pod : run.snapshot.pods)
+    if (pod.phase == "Failed") refused.push_back(pod.meta.ns + "/" + pod.meta.name);
+  CHECK(refused == std::vector<std::string>{"ml/refused"});
+  const auto kept = std::find_if(run.snapshot.pods.begin(), run.snapshot.pods.end(),
+                                 [](const gpuslice::model::Pod& p) { return p.meta.name == "refused"; });
+  REQUIRE(kept != run.snapshot.pods.end());
+  CHECK(kept->message.find("maximum request size for shared resources is 1") != std::string::npos);
 }

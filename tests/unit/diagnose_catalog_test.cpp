@@ -46,6 +46,7 @@ const std::vector<std::tuple<std::string, std::string, std::string>> k_design = 
     {"GS600", "workload-lacks-gpu-toleration", "error"},
     {"GS601", "multi-gpu-request-time-sliced", "warning"},
     {"GS602", "selector-on-shared-product-label", "error"},
+    {"GS603", "gpu-pods-failed-admission", "error"},
     {"GS700", "gpu-metrics-missing", "warning"},
     {"GS701", "mig-capable-gpu", "info"},
     {"GS800", "dra-claim-missing", "error"},

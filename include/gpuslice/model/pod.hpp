@@ -135,6 +135,7 @@ struct Pod {
   PodSpec spec;
   std::string phase; // Pending | Running | Succeeded | Failed | Unknown
   std::string reason; // status.reason, e.g. Evicted
+  std::string message; // status.message: the kubelet's words for reason
   std::string nominated_node_name;
   std::string start_time;
   std::vector<Condition> conditions; // PodScheduled only: the one condition diagnosis reads
@@ -148,6 +149,9 @@ struct Pod {
   const Condition* condition(std::string_view type) const;
   // Pending and not bound to a node: what the scheduler has not placed.
   bool is_unscheduled() const;
+  // Failed with reason UnexpectedAdmissionError: the kubelet refused it (a device plugin's
+  // Allocate error) and nothing retries it; its ReplicaSet makes another.
+  bool failed_admission() const;
   // True when every container status is ready (false without statuses).
   bool is_ready() const;
   // Sum of restartCount over all container statuses.
