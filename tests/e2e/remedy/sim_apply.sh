@@ -18,10 +18,6 @@
 #             are refused before any write; SIGINT/SIGTERM mid-smoke; nothing of it is ever left
 #   gfd       a native install with --gfd (--strategy replace): GFD labels the GPU nodes, verify's
 #             gfd-labels rows pass instead of being skipped, undo removes GFD again
-#   gfd_stale    stale GFD labels, no GFD: diagnose says GS408, bare verify after apply exits 0
-#                with the gfd-labels rows skipped (the labels are left to the user)
-#   gfd_running  the chart's GFD running without config: apply re-points it as it re-points
-#                the plugin, --wait waits for its labels, they show 4, bare verify exits 0
 #   sim_apply.sh --gpuslice BIN --fakekube BIN --scenario FILE [--case NAME]
 set -uo pipefail
 source "$(dirname "$0")/../lib/harness.sh"
@@ -96,31 +92,6 @@ elif case == "operator":  # the GPU Operator's DaemonSet, owned by its ClusterPo
                              "updateStrategy": {"type": "RollingUpdate"},
                              "template": {"metadata": {"labels": {"app": "nvidia-device-plugin-daemonset"}},
                                           "spec": spec}}})
-elif case == "gfd_stale":  # GFD labels from an earlier GFD run; no GFD runs now
-    for o in objects:
-        labels = o["metadata"].get("labels", {})
-        if o["kind"] == "Node" and "k8s.amazonaws.com/accelerator" in labels:
-            labels.update({"nvidia.com/gpu.product": "Tesla-T4", "nvidia.com/gpu.count": "1",
-                           "nvidia.com/gpu.replicas": "1", "nvidia.com/gpu.sharing-strategy": "none",
-                           "nvidia.com/gpu.memory": "15360", "nvidia.com/cuda.driver-version.major": "550",
-                           "nvidia.com/gfd.timestamp": "1733500000"})
-elif case == "gfd_running":  # the chart's GFD DaemonSet (gfd.enabled, no config.name): whole GPUs
-    plugin = next(o for o in objects if o["kind"] == "DaemonSet" and o["metadata"]["name"] == "nvdp-nvidia-device-plugin")
-    pspec = plugin["spec"]["template"]["spec"]
-    image = pspec["containers"][0]["image"]
-    sel = {"app.kubernetes.io/name": "gpu-feature-discovery", "app.kubernetes.io/instance": "nvdp"}
-    spec = {"tolerations": pspec.get("tolerations", []),
-            "containers": [{"name": "gpu-feature-discovery-ctr", "image": image, "command": ["gpu-feature-discovery"],
-                            "volumeMounts": [{"name": "host-sys", "mountPath": "/sys"}]}],
-            "volumes": [{"name": "host-sys", "hostPath": {"path": "/sys"}}]}
-    if "affinity" in pspec:
-        spec["affinity"] = pspec["affinity"]
-    objects.append({"apiVersion": "apps/v1", "kind": "DaemonSet",
-                    "metadata": {"name": "nvdp-nvidia-device-plugin-gpu-feature-discovery",
-                                 "namespace": plugin["metadata"]["namespace"],
-                                 "labels": {**sel, "app.kubernetes.io/managed-by": "Helm"}},
-                    "spec": {"selector": {"matchLabels": sel}, "updateStrategy": {"type": "RollingUpdate"},
-                             "template": {"metadata": {"labels": sel}, "spec": spec}}})
 # A user who may read everything and write everything apply writes except DaemonSets.
 objects.append({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
                 "metadata": {"name": "no-daemonsets"},
@@ -223,7 +194,6 @@ full_run() { # the Done-when sequence; $1 = extra apply flags
   settle
   dump >"$work/start.json" || { echo "kubectl cannot read fakekube"; exit 1; }
   check "[$case_name] GPU pods are Pending at the start" "$(pending_gpu_pods)" 4
-  if declare -F before_apply >/dev/null; then before_apply; fi
 
   gs diagnose >"$work/diagnose.txt" 2>&1; code=$?
   check "[$case_name] diagnose exits 1" "$code" 1
@@ -447,39 +417,6 @@ case $case_name in
     full_run --strategy replace --gfd
     check "[gfd] undo removed GFD" \
       "$(k get daemonsets -A -o name | grep -c 'gpu-feature-discovery')" 0
-    ;;
-  gfd_stale | gfd_running)
-    # Issue 23 "GFD end to end": stale GFD labels and no GFD, or the chart's GFD running with
-    # no config; after apply --replicas 4 --yes a bare verify exits 0 on both.
-    gfd_rows() { jq -r '[.checks[] | select(.check == "gfd-labels") | .result] | join(" ")' "$1"; }
-    replicas_labels() {
-      k get nodes -l k8s.amazonaws.com/accelerator -o json |
-        jq -r '[.items[].metadata.labels | (.["nvidia.com/gpu.replicas"] // "-") + "/" + (.["nvidia.com/gpu.sharing-strategy"] // "-")] | join(" ")'
-    }
-    after_verify() {
-      gs verify -o json >"$work/verify-bare.json" 2>"$work/verify-bare.err"; code=$?
-      check "[$case_name] bare verify exits 0 after apply" "$code" 0
-      [[ $code == 0 ]] || jq -c '.checks[] | select(.result == "fail")' "$work/verify-bare.json"
-      if [[ $case_name == gfd_stale ]]; then
-        check "[gfd_stale] diagnose named the stale labels before apply (GS408)" \
-          "$(grep -c 'GS408' "$work/diagnose.txt" | sed 's/^[1-9][0-9]*$/yes/')" yes
-        check "[gfd_stale] verify's gfd-labels rows are skipped, not failed" "$(gfd_rows "$work/verify-bare.json")" \
-          "skipped skipped skipped"
-        check "[gfd_stale] the skip names the stale labels and the fix" \
-          "$(jq -r '[.checks[] | select(.check == "gfd-labels") | .detail | test("GS408.*kubectl label node .*nvidia.com/gpu.replicas-")] | all' "$work/verify-bare.json")" true
-        check "[gfd_stale] the stale labels are left as they were" "$(replicas_labels)" "1/none 1/none 1/none"
-      else
-        check "[gfd_running] apply re-pointed the GFD DaemonSet" \
-          "$(jq -s '[.[] | select(.method != "GET" and (.path | endswith("/daemonsets/nvdp-nvidia-device-plugin-gpu-feature-discovery")))] | length' \
-            "$work/apply-requests.jsonl" | sed 's/^[1-9][0-9]*$/yes/')" yes
-        check "[gfd_running] GFD's labels show 4 replicas after apply" "$(replicas_labels)" \
-          "4/time-slicing 4/time-slicing 4/time-slicing"
-        check "[gfd_running] verify's gfd-labels rows pass" "$(gfd_rows "$work/verify-bare.json")" "pass pass pass"
-      fi
-    }
-    # Before apply GFD labels whole GPUs from its own (empty) config; the stale labels say so too.
-    before_apply() { eventually "[$case_name] GFD labels say whole GPUs before apply" "1/none 1/none 1/none" replicas_labels; }
-    full_run
     ;;
   *) echo "unknown case $case_name"; exit 2 ;;
 esac
