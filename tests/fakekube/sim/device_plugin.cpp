@@ -3,8 +3,7 @@
 // while a Ready plugin pod runs on it, as physical × the replicas that pod loaded (renamed to
 // nvidia.com/gpu.shared under renameByDefault); without one, allocatable drops to 0 and
 // capacity stays (the kubelet marks the devices unhealthy). A Ready GFD pod keeps the GFD
-// labels current from the config GFD itself loaded (its own CONFIG_FILE). Bottlerocket nodes
-// run the plugin on the host and are left alone.
+// labels current. Bottlerocket nodes run the plugin on the host and are left alone.
 #include <string_view>
 #include <utility>
 
@@ -101,15 +100,13 @@ void run_device_plugin(TickContext& context) {
     const long long physical = physical_gpus(context, node);
     if (physical <= 0) continue;
     const PluginRuntime* plugin = nullptr;
-    const PluginRuntime* gfd = nullptr; // the config GFD itself loaded, not the plugin's
+    bool gfd = false;
     for (const json& pod : pods_by_node[name]) {
-      const std::string uid = pod["metadata"].value("uid", std::string());
-      if (has_gfd_container(pod)) {
-        auto loaded = context.memory.gfd_configs.find(uid);
-        if (loaded != context.memory.gfd_configs.end()) gfd = &loaded->second;
+      if (gpu_pod_role(pod) == GpuPodRole::feature_discovery) {
+        gfd = true;
+        continue;
       }
-      if (gpu_pod_role(pod) == GpuPodRole::feature_discovery) continue;
-      auto loaded = context.memory.plugins.find(uid);
+      auto loaded = context.memory.plugins.find(pod["metadata"].value("uid", std::string()));
       if (loaded != context.memory.plugins.end()) plugin = &loaded->second;
     }
     json status = node["status"];
@@ -137,7 +134,7 @@ void run_device_plugin(TickContext& context) {
     }
     if (gfd) {
       std::optional<json> fresh = context.store.get(k_nodes, "", name);
-      if (fresh) write_gfd_labels(context, *fresh, physical, *gfd);
+      if (fresh) write_gfd_labels(context, *fresh, physical, plugin ? *plugin : PluginRuntime{});
     }
   }
 }

@@ -85,16 +85,6 @@ void start_pod(TickContext& context, json pod, const json& node, const std::stri
       message = runtime.failure_message;
     }
   }
-  if (mode.empty() && has_gfd_container(pod)) {
-    // GFD loads its own CONFIG_FILE at start, like the plugin; a bad one stops a GFD pod.
-    PluginRuntime runtime = resolve_gfd_config(context.store, pod, node);
-    if (runtime.ok || gpu_pod_role(pod) != GpuPodRole::feature_discovery) {
-      context.memory.gfd_configs[uid] = runtime.ok ? runtime : PluginRuntime{};
-    } else {
-      mode = runtime.failure;
-      message = runtime.failure_message;
-    }
-  }
   json& status = pod["status"];
   if (!status.contains("startTime")) status["startTime"] = now;
   status["hostIP"] = node_ip(node);
@@ -180,10 +170,6 @@ void run_kubelet(TickContext& context) {
       if (gpu_pod_role(pod) == GpuPodRole::device_plugin && !context.memory.plugins.count(uid)) {
         PluginRuntime runtime = resolve_plugin_config(context.store, pod, node->second);
         context.memory.plugins[uid] = runtime.ok ? runtime : PluginRuntime{};
-      }
-      if (has_gfd_container(pod) && !context.memory.gfd_configs.count(uid)) {
-        PluginRuntime runtime = resolve_gfd_config(context.store, pod, node->second);
-        context.memory.gfd_configs[uid] = runtime.ok ? runtime : PluginRuntime{};
       }
       continue;
     }

@@ -192,55 +192,35 @@ bool plugin_fails_on_init_error(const json& pod) {
   return true;
 }
 
-namespace {
-
-// The config `container` of `pod` loads at start: the file CONFIG_FILE / --config-file names.
-PluginRuntime resolve_container_config(const StoreAccess& store, const json& pod, const json& container,
-                                       const json& node) {
-  std::string path = env_value(container, "CONFIG_FILE");
-  if (path.empty()) path = config_file_argument(container);
-  if (path.empty()) return PluginRuntime{}; // no config: whole GPUs
-  auto [volume, rest] = volume_for(pod, container, path);
-  if (volume != nullptr && volume->contains("configMap")) {
-    const json& source = (*volume)["configMap"];
-    std::string key = rest;
-    for (const json& item : source.value("items", json::array()))
-      if (item.value("path", std::string()) == rest) key = item.value("key", std::string());
-    const std::string cm_name = source.value("name", std::string());
-    std::optional<json> cm = store.get(k_configmaps, pod["metadata"].value("namespace", ""), cm_name);
-    if (!cm) return failed("ContainerCreating", "MountVolume.SetUp failed for volume \"" +
-                                                    (*volume).value("name", std::string()) +
-                                                    "\" : configmap \"" + cm_name + "\" not found");
-    const json data = cm->value("data", json::object());
-    if (!data.contains(key) || !data[key].is_string())
-      return failed("CrashLoopBackOff", "unable to load config: unable to read config file " +
-                                            path + ": no such file or directory");
-    return from_text(data[key].get<std::string>());
-  }
-  bool found = false;
-  PluginRuntime managed = from_config_manager(store, pod, node, path, found);
-  if (found) return managed;
-  return failed("CrashLoopBackOff", "unable to load config: unable to read config file " + path +
-                                        ": no such file or directory");
-}
-
-} // namespace
-
 PluginRuntime resolve_plugin_config(const StoreAccess& store, const json& pod, const json& node) {
-  for (const json& container : pod["spec"].value("containers", json::array()))
-    if (is_plugin_container(container)) return resolve_container_config(store, pod, container, node);
-  return PluginRuntime{};
-}
-
-bool has_gfd_container(const json& pod) {
-  for (const json& container : pod.value("spec", json::object()).value("containers", json::array()))
-    if (is_gfd_container(container)) return true;
-  return false;
-}
-
-PluginRuntime resolve_gfd_config(const StoreAccess& store, const json& pod, const json& node) {
-  for (const json& container : pod["spec"].value("containers", json::array()))
-    if (is_gfd_container(container)) return resolve_container_config(store, pod, container, node);
+  for (const json& container : pod["spec"].value("containers", json::array())) {
+    if (!is_plugin_container(container)) continue;
+    std::string path = env_value(container, "CONFIG_FILE");
+    if (path.empty()) path = config_file_argument(container);
+    if (path.empty()) return PluginRuntime{}; // no config: whole GPUs
+    auto [volume, rest] = volume_for(pod, container, path);
+    if (volume != nullptr && volume->contains("configMap")) {
+      const json& source = (*volume)["configMap"];
+      std::string key = rest;
+      for (const json& item : source.value("items", json::array()))
+        if (item.value("path", std::string()) == rest) key = item.value("key", std::string());
+      const std::string cm_name = source.value("name", std::string());
+      std::optional<json> cm = store.get(k_configmaps, pod["metadata"].value("namespace", ""), cm_name);
+      if (!cm) return failed("ContainerCreating", "MountVolume.SetUp failed for volume \"" +
+                                                      (*volume).value("name", std::string()) +
+                                                      "\" : configmap \"" + cm_name + "\" not found");
+      const json data = cm->value("data", json::object());
+      if (!data.contains(key) || !data[key].is_string())
+        return failed("CrashLoopBackOff", "unable to load config: unable to read config file " +
+                                              path + ": no such file or directory");
+      return from_text(data[key].get<std::string>());
+    }
+    bool found = false;
+    PluginRuntime managed = from_config_manager(store, pod, node, path, found);
+    if (found) return managed;
+    return failed("CrashLoopBackOff", "unable to load config: unable to read config file " + path +
+                                          ": no such file or directory");
+  }
   return PluginRuntime{};
 }
 

@@ -21,13 +21,6 @@ GpuPodRole gpu_pod_role(const nlohmann::json& pod);
 PluginRuntime resolve_plugin_config(const StoreAccess& store, const nlohmann::json& pod,
                                     const nlohmann::json& node);
 
-// Whether `pod` runs GFD: a GFD pod, or the chart's GFD container in a plugin pod.
-bool has_gfd_container(const nlohmann::json& pod);
-
-// The config GFD in `pod` would load on `node` now: its own CONFIG_FILE, not the plugin's.
-PluginRuntime resolve_gfd_config(const StoreAccess& store, const nlohmann::json& pod,
-                                 const nlohmann::json& node);
-
 // The node's physical GPUs, strongest source first: the sim.fakekube.io/physical-gpus
 // annotation, GFD's nvidia.com/gpu.count, the instance-type catalog, the nvidia.com/gpu
 // capacity when the simulation first saw the node (device_plugin.cpp).
