@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // `--wait` of apply: after the changes, poll the cluster until the plugin has rolled out, the GPU
-// nodes advertise physical × replicas, GFD's labels (when GFD runs) show the replicas and no GPU
-// pod is Pending — or the timeout passes (remedy::rollout_status judges each poll).
+// nodes advertise physical × replicas and no GPU pod is Pending — or the timeout passes.
 #include <thread>
 
 #include <fmt/format.h>

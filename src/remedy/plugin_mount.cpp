@@ -4,7 +4,6 @@
 // CONFIG_FILE naming it, and a pod-template checksum so the pods restart and read it. Needs no
 // ServiceAccount or RBAC, unlike the config-manager (which reads node labels from the API).
 #include <algorithm>
-#include <vector>
 
 #include <gpuslice/remedy/plugin.hpp>
 
@@ -50,21 +49,6 @@ bool is_plugin_main_container(const nlohmann::json& container) {
          container.value("image", "").find("k8s-device-plugin") != std::string::npos;
 }
 
-// GFD reads the same config file as the plugin (replicas, strategy and rename shape its labels):
-// a GFD DaemonSet's main container, or the chart's GFD container beside the plugin.
-bool is_feature_discovery_main_container(const nlohmann::json& container) {
-  const std::string name = container.value("name", "");
-  if (name.find("sidecar") != std::string::npos || name.find("config-manager") != std::string::npos) return false;
-  const nlohmann::json command = container.value("command", nlohmann::json::array());
-  if (!command.empty() && command.front().is_string()) {
-    const std::string program = command.front().get<std::string>();
-    if (program.ends_with("gpu-feature-discovery")) return true;
-    if (program.ends_with("config-manager")) return false;
-  }
-  return name.find("gpu-feature-discovery") != std::string::npos ||
-         container.value("image", "").find("gpu-feature-discovery") != std::string::npos;
-}
-
 } // namespace
 
 nlohmann::json mount_plugin_config(const nlohmann::json& live_daemonset, const nlohmann::json& edit) {
@@ -81,18 +65,14 @@ nlohmann::json mount_plugin_config(const nlohmann::json& live_daemonset, const n
                "name");
   nlohmann::json& containers = spec["containers"];
   if (!containers.is_array() || containers.empty()) return out;
-  std::vector<nlohmann::json*> readers;
-  for (nlohmann::json& c : containers)
-    if (is_plugin_main_container(c) || is_feature_discovery_main_container(c)) readers.push_back(&c);
-  if (readers.empty()) readers.push_back(&containers.front());
-  for (nlohmann::json* reader : readers) {
-    mount_upsert((*reader)["env"],
-                 {{"name", "CONFIG_FILE"}, {"value", std::string(k_mounted_config_dir) + "/config.yaml"}}, "name");
-    mount_upsert((*reader)["volumeMounts"],
-                 {{"name", std::string(k_mounted_config_volume)}, {"mountPath", std::string(k_mounted_config_dir)},
-                  {"readOnly", true}},
-                 "name");
-  }
+  auto main = std::find_if(containers.begin(), containers.end(), is_plugin_main_container);
+  if (main == containers.end()) main = containers.begin();
+  mount_upsert((*main)["env"], {{"name", "CONFIG_FILE"}, {"value", std::string(k_mounted_config_dir) + "/config.yaml"}},
+               "name");
+  mount_upsert((*main)["volumeMounts"],
+               {{"name", std::string(k_mounted_config_volume)}, {"mountPath", std::string(k_mounted_config_dir)},
+                {"readOnly", true}},
+               "name");
   return out;
 }
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // What `apply --wait` still waits for, judged from a snapshot with the verify checks plus the
-// plugin DaemonSets' rollout status (a Ready old pod is not the new config in effect), and GFD's
-// replica labels when GFD runs.
+// plugin DaemonSets' rollout status (a Ready old pod is not the new config in effect).
 #include <fmt/format.h>
 
 #include <gpuslice/model/addons.hpp>
@@ -72,10 +71,9 @@ RolloutStatus rollout_status(const Snapshot& snapshot, const VerifyOptions& opti
       if (!failed) ++status.nodes_advertising;
     } else if (row.check == k_check_pending_scheduled && failed) {
       ++status.gpu_pods_pending;
-    } else if (row.check != k_check_plugin_ready && row.check != k_check_gfd_labels) {
-      continue; // other labels, taints, the autoscaler template: not what the rollout waits for
+    } else if (row.check != k_check_plugin_ready) {
+      continue; // labels, taints, the autoscaler template: not what the rollout waits for
     }
-    // gfd-labels fails only while GFD runs (skipped without it): its labels must follow too.
     if (failed) status.waiting_for.push_back(fmt::format("{} {}: {} (want {})", row.check, row.object, row.actual, row.expected));
   }
   return status;

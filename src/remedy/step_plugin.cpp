@@ -104,41 +104,6 @@ void add_reconfigure(Step& step, const Snapshot& snapshot, const DevicePluginIns
   }
 }
 
-// GFD reads the plugin's config file too (the chart wires both): re-point each GFD DaemonSet the
-// same way, so its gpu.replicas / sharing-strategy labels follow. The operator's GFD follows the
-// ClusterPolicy; a GFD in another namespace cannot mount the ConfigMap and is only named.
-void add_gfd_repoint(Step& step, const Snapshot& snapshot, const PluginTarget& target) {
-  for (const model::DaemonSet& ds : snapshot.daemonsets) {
-    if (model::recognise_gpu_addon(ds) != model::GpuAddon::feature_discovery || model::is_operator_managed(ds.meta))
-      continue;
-    if (ds.meta.ns != target.ns) {
-      step.notes.push_back(fmt::format("GFD DaemonSet {}/{} cannot mount ConfigMap {}/{}: its labels keep its own "
-                                       "config",
-                                       ds.meta.ns, ds.meta.name, target.ns, target.configmap));
-      continue;
-    }
-    Change change;
-    change.action = Action::patch;
-    change.target = target_for("DaemonSet", ds.meta.ns, ds.meta.name);
-    change.edit = Edit{EditKind::mount_plugin_config,
-                       {{"configmap", target.configmap}, {"key", target.key}, {"checksum", target.checksum}}};
-    change.before = model::to_json(ds);
-    change.before["metadata"].erase("resourceVersion");
-    change.before.erase("status");
-    const auto checksum = ds.pod_template.annotations.find(std::string(k_config_checksum_annotation));
-    const bool mounted = std::any_of(ds.pod_template.spec.volumes.begin(), ds.pod_template.spec.volumes.end(),
-                                     [&](const model::Volume& v) {
-                                       return v.name == k_mounted_config_volume && v.config_map == target.configmap &&
-                                              v.items == std::vector<std::string>{target.key};
-                                     });
-    change.changed = !(mounted && checksum != ds.pod_template.annotations.end() && checksum->second == target.checksum);
-    change.after = apply_edit(*change.edit, change.before);
-    step.changes.push_back(std::move(change));
-    step.notes.push_back(fmt::format("GFD DaemonSet {}/{} reads the same ConfigMap {} key {}, so its labels follow",
-                                     ds.meta.ns, ds.meta.name, target.configmap, target.key));
-  }
-}
-
 void add_operator_patch(Step& step, const Snapshot& snapshot, const DevicePluginInstall& install,
                         const PluginTarget& target) {
   const UninstallPlan uninstall = uninstall_plan(install, snapshot, {target.ns, target.configmap, target.key, target.text, 0});
@@ -228,7 +193,6 @@ Step plan_plugin_step(const Snapshot& snapshot, const ConfigApplyOptions& config
   const std::vector<DevicePluginInstall> installs = detect_device_plugins(snapshot);
   bool install_native = true;
   bool removed_any = false;
-  bool repointed = false;
   std::vector<std::string> how;
   for (const DevicePluginInstall& install : installs) {
     if (install.kind == PluginInstallKind::host) {
@@ -252,7 +216,6 @@ Step plan_plugin_step(const Snapshot& snapshot, const ConfigApplyOptions& config
     if (!replace) {
       add_reconfigure(step, snapshot, install, target, options);
       install_native = false;
-      repointed = true;
       how.push_back(fmt::format("reconfigure {}/{}", install.ns, install.daemonset));
       continue;
     }
@@ -269,7 +232,6 @@ Step plan_plugin_step(const Snapshot& snapshot, const ConfigApplyOptions& config
     removed_any = true;
     how.push_back(fmt::format("replace {} {}/{}", to_string(install.kind), install.ns, install.daemonset));
   }
-  if (repointed && !removed_any) add_gfd_repoint(step, snapshot, target);
   if (install_native && options.strategy == PluginStrategy::reconfigure && !removed_any) {
     step.notes.push_back("--strategy reconfigure: no installed plugin to re-point; nothing is installed");
     install_native = false;

@@ -93,69 +93,6 @@ TEST_CASE("remedy::plan_plugin_install re-points a Helm plugin in place, once") 
   }
 }
 
-namespace {
-
-// CONFIG_FILE of the container named `name` in a DaemonSet's JSON, "" without one.
-std::string config_file_of(const nlohmann::json& ds, const std::string& name) {
-  for (const nlohmann::json& c : ds["spec"]["template"]["spec"]["containers"])
-    if (c.value("name", "") == name)
-      for (const nlohmann::json& env : c.value("env", nlohmann::json::array()))
-        if (env.value("name", "") == "CONFIG_FILE") return env.value("value", "");
-  return "";
-}
-
-model::DaemonSet gfd_daemonset(const std::string& ns) {
-  return DaemonSetBuilder(ns, "nvdp-nvidia-device-plugin-gpu-feature-discovery")
-      .container("gpu-feature-discovery-ctr", k_step_image)
-      .command({"gpu-feature-discovery"})
-      .build();
-}
-
-} // namespace
-
-TEST_CASE("remedy::plan_plugin_install re-points GFD to the plugin's config, once") {
-  Snapshot s = plugin_incident();
-  s.daemonsets.push_back(gfd_daemonset("nvidia-device-plugin"));
-  const remedy::Step step = remedy::plan_plugin_install(s, four_replicas(), {});
-  REQUIRE(step_lines(step) ==
-          std::vector<std::string>{"patch DaemonSet/nvidia-device-plugin/nvdp-nvidia-device-plugin",
-                                   "patch DaemonSet/nvidia-device-plugin/nvdp-nvidia-device-plugin-gpu-feature-discovery"});
-  const remedy::Change& plugin = step.changes[0];
-  const remedy::Change& gfd = step.changes[1];
-  REQUIRE(gfd.edit);
-  CHECK(gfd.edit->kind == remedy::EditKind::mount_plugin_config);
-  CHECK(gfd.edit->value == plugin.edit->value);  // the same ConfigMap, key and checksum
-  CHECK(config_file_of(gfd.after, "gpu-feature-discovery-ctr") == "/etc/gpuslice/time-slicing/config.yaml");
-  CHECK(config_file_of(gfd.before, "gpu-feature-discovery-ctr").empty());  // undo's goal: as it was
-  // Both applied: nothing more to plan.
-  replace_daemonset(s, plugin.after);
-  replace_daemonset(s, gfd.after);
-  for (const remedy::Change& change : remedy::plan_plugin_install(s, four_replicas(), {}).changes)
-    CHECK_FALSE(change.changed);
-
-  SUBCASE("a GFD in another namespace cannot mount the ConfigMap: named, not patched") {
-    Snapshot other = plugin_incident();
-    other.daemonsets.push_back(gfd_daemonset("gpu-feature-discovery"));
-    const remedy::Step again = remedy::plan_plugin_install(other, four_replicas(), {});
-    CHECK(step_lines(again).size() == 1);
-    bool named = false;
-    for (const std::string& note : again.notes)
-      named = named || note.starts_with("GFD DaemonSet gpu-feature-discovery/nvdp-nvidia-device-plugin-gpu-feature-discovery cannot mount");
-    CHECK(named);
-  }
-}
-
-TEST_CASE("remedy::mount_plugin_config wires the chart's GFD container beside the plugin") {
-  const nlohmann::json ds = DaemonSetBuilder("kube-system", "nvidia-device-plugin-daemonset")
-                                .container("nvidia-device-plugin-ctr", k_step_image)
-                                .container("gpu-feature-discovery", k_step_image)
-                                .json();
-  const nlohmann::json out =
-      remedy::mount_plugin_config(ds, {{"configmap", "time-slicing-config"}, {"key", "any"}, {"checksum", "x"}});
-  CHECK(config_file_of(out, "nvidia-device-plugin-ctr") == "/etc/gpuslice/time-slicing/config.yaml");
-  CHECK(config_file_of(out, "gpu-feature-discovery") == "/etc/gpuslice/time-slicing/config.yaml");
-}
-
 TEST_CASE("remedy::plan_plugin_install: static, replace, none, operator, host") {
   SUBCASE("eksctl's static DaemonSet is re-pointed at a ConfigMap in its own namespace") {
     const Snapshot s = static_plugin_cluster();
@@ -243,25 +180,6 @@ TEST_CASE("remedy::rollout_status") {
   CHECK(waiting.plugin_daemonsets == 1);
   CHECK(waiting.daemonsets_rolled_out == 0);
   CHECK(waiting.line(4).find("plugin rollout 0/1") != std::string::npos);
-}
-
-TEST_CASE("remedy::rollout_status waits for GFD's labels only while GFD runs") {
-  Snapshot s;
-  s.nodes.push_back(NodeBuilder("gpu-a").instance_type("g4dn.xlarge").gpus(4).gfd("Tesla-T4", 1, 1).build());
-  s.daemonsets.push_back(
-      DaemonSetBuilder("nvidia", "nvdp-nvidia-device-plugin").container("nvidia-device-plugin-ctr", k_step_image).status(1, 1).build());
-  s.pods.push_back(PodBuilder("nvidia", "nvdp-a").container("nvidia-device-plugin-ctr", k_step_image)
-                       .owner("DaemonSet", "nvdp-nvidia-device-plugin").running_on("gpu-a").build());
-  remedy::VerifyOptions options;
-  options.replicas = 4;
-  CHECK(remedy::rollout_status(s, options).done());  // stale labels, no GFD: nothing to wait for
-  s.daemonsets.push_back(gfd_daemonset("nvidia"));
-  const remedy::RolloutStatus waiting = remedy::rollout_status(s, options);
-  REQUIRE_FALSE(waiting.done());
-  CHECK(waiting.waiting_for.front() ==
-        "gfd-labels node/gpu-a: replicas=1,sharing-strategy=none (want replicas=4,sharing-strategy=time-slicing)");
-  s.nodes[0] = NodeBuilder("gpu-a").instance_type("g4dn.xlarge").gpus(4).gfd("Tesla-T4-SHARED", 1, 4).build();
-  CHECK(remedy::rollout_status(s, options).done());
 }
 
 TEST_CASE("remedy::helm_install_argv: the corrected chart and values, no shell") {
