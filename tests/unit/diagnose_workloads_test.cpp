@@ -57,7 +57,7 @@ constexpr const char* k_nvidia_refusal =
     "request size for shared resources is 1, which is unexpected";
 
 // A pod of ml/gpu-inference the kubelet on gpu-1 refused with `message`.
-gpuslice::model::Pod refused(PodBuilder p, const std::string& message,
+gpuslice::model::Pod admission_refused(PodBuilder p, const std::string& message,
                              const std::string& reason = "UnexpectedAdmissionError") {
   p.node_name("gpu-1").phase("Failed");
   nlohmann::json j = p.json();
@@ -70,7 +70,7 @@ gpuslice::model::Pod refused_pod(const std::string& name, int gpus, const std::s
                                  const std::string& reason = "UnexpectedAdmissionError") {
   PodBuilder p = inference_pod(name);
   p.gpus(gpus);
-  return refused(p, message, reason);
+  return admission_refused(p, message, reason);
 }
 
 } // namespace
@@ -133,7 +133,7 @@ TEST_CASE("diagnose::find_failed_admission") {
     s.pods.push_back(done);
     PodBuilder cpu("ml", "cpu-pod");
     cpu.container("web", "nginx:1");
-    s.pods.push_back(refused(cpu, k_nvidia_refusal));
+    s.pods.push_back(admission_refused(cpu, k_nvidia_refusal));
     CHECK_FALSE(has(analyze(s), "GS603"));
     CHECK_FALSE(has(analyze(healthy()), "GS603"));
   }

@@ -33,7 +33,7 @@ std::string object_meta(const std::string& name, const std::string& ns) {
          pb_bytes(6, "") + pb_int(7, 0) + pb_bytes(8, "") + pb_map_entry(11, "app", "infer");
 }
 
-std::string config_map() {
+std::string protobuf_config_map() {
   return envelope("v1", "ConfigMap",
                   pb_bytes(1, object_meta("time-slicing", "nvidia")) +
                       pb_map_entry(2, "any", "version: v1\n") +
@@ -44,7 +44,7 @@ std::string config_map() {
 
 TEST_CASE("fakekube::protobuf::decode_object") {
   SUBCASE("a ConfigMap: metadata, data, binaryData; empty strings and unknown fields dropped") {
-    const json object = fakekube::protobuf::decode_object(config_map());
+    const json object = fakekube::protobuf::decode_object(protobuf_config_map());
     CHECK(object == json{{"apiVersion", "v1"},
                          {"kind", "ConfigMap"},
                          {"metadata", {{"name", "time-slicing"}, {"namespace", "nvidia"},
@@ -99,7 +99,7 @@ TEST_CASE("fakekube::protobuf::decode_object") {
   SUBCASE("malformed bodies are WireErrors naming the byte") {
     CHECK_THROWS_WITH_AS(fakekube::protobuf::decode_object("{\"kind\":\"ConfigMap\"}"),
                          doctest::Contains("envelope"), fakekube::protobuf::WireError);
-    std::string truncated = config_map();
+    std::string truncated = protobuf_config_map();
     truncated.resize(truncated.size() - 20);
     CHECK_THROWS_WITH_AS(fakekube::protobuf::decode_object(truncated), doctest::Contains("at byte"),
                          fakekube::protobuf::WireError);
@@ -116,7 +116,7 @@ TEST_CASE("fakekube: protobuf create bodies through the API") {
   SUBCASE("a ConfigMap is stored and read back as JSON") {
     auto created = Call(api, "POST", "/api/v1/namespaces/nvidia/configmaps")
                        .accept("application/vnd.kubernetes.protobuf,application/json")
-                       .text(config_map(), "application/vnd.kubernetes.protobuf")
+                       .text(protobuf_config_map(), "application/vnd.kubernetes.protobuf")
                        .send();
     CHECK(created.status == 201);
     CHECK(created.content_type == "application/json");
@@ -132,7 +132,7 @@ TEST_CASE("fakekube: protobuf create bodies through the API") {
                        .send();
     CHECK(unknown.status == 415);
     CHECK(unknown.body["message"].get<std::string>().find("apps/v1 DaemonSet") != std::string::npos);
-    std::string truncated = config_map();
+    std::string truncated = protobuf_config_map();
     truncated.resize(30);
     auto bad = Call(api, "POST", "/api/v1/namespaces/nvidia/configmaps")
                    .text(truncated, "application/vnd.kubernetes.protobuf")
