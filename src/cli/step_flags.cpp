@@ -83,11 +83,7 @@ remedy::Plan single_step_plan(remedy::Step step) {
 }
 
 remedy::Plan plugin_step_plan(const Snapshot& snapshot, int replicas, const std::function<remedy::Step()>& make) {
-  if (std::optional<remedy::ManagedPlatform> platform = remedy::managed_gpu_platform(snapshot, replicas)) {
-    remedy::Plan refused;
-    refused.platform = std::move(platform);
-    return refused;
-  }
+  if (std::optional<remedy::Plan> refused = remedy::plan_platform_refusal(snapshot, replicas)) return *refused;
   return single_step_plan(make());
 }
 

@@ -359,28 +359,40 @@ std::vector<std::string> grouped_evidence(const std::vector<std::pair<std::strin
   return out;
 }
 
+namespace {
+
+model::GpuPlatform platform_of(const Context& ctx) {
+  std::vector<const model::Node*> nodes;
+  nodes.reserve(ctx.gpu_nodes.size());
+  for (const GpuNode& n : ctx.gpu_nodes) nodes.push_back(n.node);
+  return model::gpu_platform(nodes);
+}
+
+} // namespace
+
 std::string apply_platform_note(const Context& ctx) {
-  const std::string command = apply_command(ctx, 2);
-  if (command.empty()) {
+  switch (platform_of(ctx)) {
+  case model::GpuPlatform::eks_auto_mode:
     return " But EKS Auto Mode runs the device plugin inside the node image: time-slicing cannot be configured "
            "on these nodes.";
-  }
-  if (command.ends_with("--dry-run=client")) {
+  case model::GpuPlatform::gke:
     return " GKE owns the device plugin and shares GPUs per node pool: the command prints the gcloud node-pool "
            "command that does it.";
+  case model::GpuPlatform::configurable:
+    break;
   }
   return {};
 }
 
 std::string apply_command(const Context& ctx, int replicas) {
-  bool gke = false;
-  bool auto_mode = !ctx.gpu_nodes.empty();
-  for (const GpuNode& n : ctx.gpu_nodes) {
-    if (n.node->meta.label("cloud.google.com/gke-accelerator")) gke = true;
-    if (n.node->meta.label("eks.amazonaws.com/compute-type") != "auto") auto_mode = false;
+  switch (platform_of(ctx)) {
+  case model::GpuPlatform::gke:
+    return fmt::format("kubectl gpuslice apply --replicas {} --dry-run=client", replicas);
+  case model::GpuPlatform::eks_auto_mode:
+    return {};
+  case model::GpuPlatform::configurable:
+    break;
   }
-  if (gke) return fmt::format("kubectl gpuslice apply --replicas {} --dry-run=client", replicas);
-  if (auto_mode) return {};
   return fmt::format("kubectl gpuslice apply --replicas {}", replicas);
 }
 

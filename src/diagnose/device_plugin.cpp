@@ -313,7 +313,7 @@ void feature_discovery_missing(const Context& ctx, std::vector<Finding>& out) {
 // GFD labels with no GFD to keep them current: they still say what the last GFD run saw.
 void feature_discovery_labels_stale(const Context& ctx, std::vector<Finding>& out) {
   if (ctx.gpu_nodes.empty() || model::runs_feature_discovery(ctx.snapshot.daemonsets)) return;
-  std::vector<const GpuNode*> stale;
+  std::vector<std::pair<const GpuNode*, std::size_t>> stale; // and how many GFD labels it has
   std::set<std::string> keys;                 // on any stale node: what the command removes
   std::optional<std::set<std::string>> common; // on every stale node: a selector for them all
   for (const GpuNode& n : ctx.gpu_nodes) {
@@ -321,7 +321,7 @@ void feature_discovery_labels_stale(const Context& ctx, std::vector<Finding>& ou
     for (const auto& [key, value] : n.node->meta.labels)
       if (model::is_feature_discovery_label(key)) here.insert(std::string(key));
     if (here.empty()) continue;
-    stale.push_back(&n);
+    stale.emplace_back(&n, here.size());
     keys.insert(here.begin(), here.end());
     if (!common) {
       common = here;
@@ -336,13 +336,11 @@ void feature_discovery_labels_stale(const Context& ctx, std::vector<Finding>& ou
                            fmt::format("{} GPU node(s) carry GFD labels but GFD is not running: the labels are stale",
                                        stale.size()));
   std::vector<std::string> names;
-  for (const GpuNode* n : stale) {
+  for (const auto& [n, count] : stale) {
     f.objects.push_back(object_ref("Node", n->node->meta));
     names.push_back(n->node->name());
     if (f.evidence.size() >= 8) continue;
     std::vector<std::string> shown;
-    std::size_t count = 0;
-    for (const auto& [key, value] : n->node->meta.labels) count += model::is_feature_discovery_label(key) ? 1 : 0;
     for (std::string_view key : {model::k_label_gpu_product, std::string_view("nvidia.com/gpu.replicas"),
                                  std::string_view("nvidia.com/gpu.sharing-strategy")})
       if (std::optional<std::string_view> value = n->node->meta.label(key)) shown.push_back(fmt::format("{}={}", key, *value));

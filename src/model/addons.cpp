@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <gpuslice/model/addons.hpp>
 
+#include <gpuslice/model/gpu.hpp>
+
 #include <algorithm>
 #include <cctype>
 #include <optional>
@@ -148,8 +150,23 @@ bool runs_host_device_plugin(const Node& node) {
   std::string os_image = node.os_image;
   std::transform(os_image.begin(), os_image.end(), os_image.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return addon_text_has(os_image, "bottlerocket") ||
-         node.meta.label("eks.amazonaws.com/compute-type") == "auto";
+  return addon_text_has(os_image, "bottlerocket") || gpu_platform(node) == GpuPlatform::eks_auto_mode;
+}
+
+GpuPlatform gpu_platform(const Node& node) {
+  if (node.meta.label(k_label_gke_accelerator)) return GpuPlatform::gke;
+  if (node.meta.label("eks.amazonaws.com/compute-type") == "auto") return GpuPlatform::eks_auto_mode;
+  return GpuPlatform::configurable;
+}
+
+GpuPlatform gpu_platform(const std::vector<const Node*>& gpu_nodes) {
+  bool all_auto_mode = !gpu_nodes.empty();
+  for (const Node* node : gpu_nodes) {
+    const GpuPlatform platform = gpu_platform(*node);
+    if (platform == GpuPlatform::gke) return GpuPlatform::gke;
+    all_auto_mode = all_auto_mode && platform == GpuPlatform::eks_auto_mode;
+  }
+  return all_auto_mode ? GpuPlatform::eks_auto_mode : GpuPlatform::configurable;
 }
 
 } // namespace gpuslice::model

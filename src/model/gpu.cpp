@@ -76,11 +76,11 @@ NodeGpus describe_node_gpus(const Node& node) {
   GpuLabels labels = read_gpu_labels(node.meta.labels);
   // GKE sets time-sharing per node pool and says so in labels of its own (no GFD there).
   if (!labels.replicas) {
-    const std::optional<int> clients = label_int(node.meta.labels, "cloud.google.com/gke-max-shared-clients-per-gpu");
+    const std::optional<int> clients = label_int(node.meta.labels, k_label_gke_max_clients);
     if (clients && *clients > 1) {
       labels.replicas = clients;
       if (!labels.sharing_strategy) {
-        if (const auto strategy = node.meta.label("cloud.google.com/gke-gpu-sharing-strategy")) {
+        if (const auto strategy = node.meta.label(k_label_gke_sharing_strategy)) {
           labels.sharing_strategy = std::string(*strategy);
         }
       }

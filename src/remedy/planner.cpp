@@ -9,15 +9,19 @@
 
 namespace gpuslice::remedy {
 
+std::optional<Plan> plan_platform_refusal(const Snapshot& snapshot, int replicas) {
+  std::optional<ManagedPlatform> platform = managed_gpu_platform(snapshot, replicas);
+  if (!platform) return std::nullopt;
+  Plan refused;
+  refused.platform = std::move(platform);
+  return refused;
+}
+
 Plan plan_apply(const Snapshot& snapshot, const ApplyOptions& options) {
   // A plugin the platform owns is not changed at all: a ConfigMap it never reads, labels or
   // taints for a setup that never comes would be a half-change.
   if (options.configure_plugin) {
-    if (std::optional<ManagedPlatform> platform = managed_gpu_platform(snapshot, options.config.replicas)) {
-      Plan refused;
-      refused.platform = std::move(platform);
-      return refused;
-    }
+    if (std::optional<Plan> refused = plan_platform_refusal(snapshot, options.config.replicas)) return *refused;
   }
   std::vector<std::function<Step()>> steps;
   // The config exists before the plugin is pointed at it (a missing ConfigMap blocks its pods).

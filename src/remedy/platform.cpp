@@ -11,14 +11,12 @@
 #include <gpuslice/model/gpu.hpp>
 #include <gpuslice/model/pod.hpp>
 
+#include "collect/recognise.hpp"
+
 namespace gpuslice::remedy {
 
 namespace {
 
-constexpr std::string_view k_gke_accelerator = "cloud.google.com/gke-accelerator";
-constexpr std::string_view k_gke_nodepool = "cloud.google.com/gke-nodepool";
-constexpr std::string_view k_gke_sharing_strategy = "cloud.google.com/gke-gpu-sharing-strategy";
-constexpr std::string_view k_gke_max_clients = "cloud.google.com/gke-max-shared-clients-per-gpu";
 constexpr std::string_view k_aks_agentpool = "kubernetes.azure.com/agentpool";
 constexpr std::string_view k_addon_manager = "addonmanager.kubernetes.io/mode";
 
@@ -37,10 +35,12 @@ std::string gke_cluster_name(const model::Node& node, const std::string& pool) {
   return name.substr(4, at - 4);
 }
 
-// Physical GPUs per node: GKE advertises physical × max-shared-clients once time-sharing is on.
+
+// Physical GPUs per node from its capacity (allocatable drops unhealthy GPUs): GKE advertises
+// physical × max-shared-clients once time-sharing is on.
 long long gke_physical_gpus(const model::Node& node) {
   long long advertised = model::gpu_units(node.capacity);
-  const std::string clients = label_or(node, k_gke_max_clients, "");
+  const std::string clients = label_or(node, model::k_label_gke_max_clients, "");
   long long per_gpu = 1;
   try {
     if (!clients.empty()) per_gpu = std::max(1LL, std::stoll(clients));
@@ -48,10 +48,6 @@ long long gke_physical_gpus(const model::Node& node) {
     per_gpu = 1;
   }
   return std::max(1LL, advertised / per_gpu);
-}
-
-bool requests_gpu(const model::Workload& workload) {
-  return model::gpu_units(model::effective_gpu_requests(workload.pod_template.spec)) > 0;
 }
 
 ManagedPlatform gke_platform(const Snapshot& snapshot, const std::vector<const model::Node*>& gke_nodes,
@@ -63,7 +59,7 @@ ManagedPlatform gke_platform(const Snapshot& snapshot, const std::vector<const m
             "plugin would be ignored or fight it. GKE shares GPUs per node pool, set when the pool is created";
   // One command per GPU node pool, in name order.
   std::map<std::string, std::vector<const model::Node*>> pools;
-  for (const model::Node* node : gke_nodes) pools[label_or(*node, k_gke_nodepool, "NODE_POOL")].push_back(node);
+  for (const model::Node* node : gke_nodes) pools[label_or(*node, model::k_label_gke_nodepool, "NODE_POOL")].push_back(node);
   for (const auto& [pool, nodes] : pools) {
     const model::Node& first = *nodes.front();
     out.commands.push_back(fmt::format(
@@ -71,15 +67,16 @@ ManagedPlatform gke_platform(const Snapshot& snapshot, const std::vector<const m
         "--machine-type={} --num-nodes={} "
         "--accelerator=type={},count={},gpu-sharing-strategy=time-sharing,max-shared-clients-per-gpu={}",
         pool, gke_cluster_name(first, pool), label_or(first, "node.kubernetes.io/instance-type", "MACHINE_TYPE"),
-        nodes.size(), label_or(first, k_gke_accelerator, "ACCELERATOR"), gke_physical_gpus(first), clients));
+        nodes.size(), label_or(first, model::k_label_gke_accelerator, "ACCELERATOR"), gke_physical_gpus(first),
+        clients));
   }
   // Pods land on the shared pool only when they select it (GKE's documented node selector).
   const std::string selector = fmt::format(R"({{"spec":{{"template":{{"spec":{{"nodeSelector":{{"{}":"time-sharing","{}":"{}"}}}}}}}}}})",
-                                           k_gke_sharing_strategy, k_gke_max_clients, clients);
+                                           model::k_label_gke_sharing_strategy, model::k_label_gke_max_clients, clients);
   std::vector<const model::Workload*> workloads;
   for (const auto* list : {&snapshot.deployments, &snapshot.statefulsets})
     for (const model::Workload& workload : *list)
-      if (requests_gpu(workload)) workloads.push_back(&workload);
+      if (collect::requests_gpu(workload.pod_template.spec)) workloads.push_back(&workload);
   std::sort(workloads.begin(), workloads.end(), [](const model::Workload* a, const model::Workload* b) {
     return std::tie(a->meta.ns, a->kind, a->meta.name) < std::tie(b->meta.ns, b->kind, b->meta.name);
   });
@@ -130,17 +127,20 @@ std::optional<ManagedPlatform> managed_gpu_platform(const Snapshot& snapshot, in
     if (model::is_gpu_node(node)) gpu_nodes.push_back(&node);
   std::sort(gpu_nodes.begin(), gpu_nodes.end(),
             [](const model::Node* a, const model::Node* b) { return a->name() < b->name(); });
-  std::vector<const model::Node*> gke;
-  bool auto_mode = !gpu_nodes.empty();
-  bool aks = false;
-  for (const model::Node* node : gpu_nodes) {
-    if (node->meta.label(k_gke_accelerator)) gke.push_back(node);
-    if (node->meta.label("eks.amazonaws.com/compute-type") != "auto") auto_mode = false;
-    if (node->meta.label(k_aks_agentpool)) aks = true;
+  switch (model::gpu_platform(gpu_nodes)) {
+  case model::GpuPlatform::gke: {
+    std::vector<const model::Node*> gke;
+    for (const model::Node* node : gpu_nodes)
+      if (model::gpu_platform(*node) == model::GpuPlatform::gke) gke.push_back(node);
+    return gke_platform(snapshot, gke, replicas);
   }
-  if (!gke.empty()) return gke_platform(snapshot, gke, replicas);
-  // Only when every GPU node is Auto Mode: mixed clusters keep their managed node groups.
-  if (auto_mode) return auto_mode_platform();
+  case model::GpuPlatform::eks_auto_mode:
+    return auto_mode_platform();
+  case model::GpuPlatform::configurable:
+    break;
+  }
+  const bool aks = std::any_of(gpu_nodes.begin(), gpu_nodes.end(),
+                               [](const model::Node* node) { return node->meta.label(k_aks_agentpool).has_value(); });
   for (const model::DaemonSet& ds : snapshot.daemonsets) {
     if (model::recognise_gpu_addon(ds) == model::GpuAddon::device_plugin && ds.meta.label(k_addon_manager))
       return addon_managed_platform(ds, aks);

@@ -81,6 +81,13 @@ CheckRow check_allocatable(const model::Node& node, const model::NodeGpus& gpus,
   return row;
 }
 
+// "replicas=4,sharing-strategy=time-slicing" from GFD's labels, "-" for one that is absent.
+std::string gfd_labels_text(const model::GpuLabels& labels) {
+  return fmt::format("replicas={},sharing-strategy={}",
+                     labels.replicas ? std::to_string(*labels.replicas) : std::string("-"),
+                     labels.sharing_strategy.value_or("-"));
+}
+
 CheckRow check_gfd_labels(const model::Node& node, int replicas, bool gfd_runs) {
   CheckRow row{std::string(k_check_gfd_labels), "node/" + node.name(), CheckResult::pass, "", "", ""};
   const model::GpuLabels labels = model::read_gpu_labels(node.meta.labels);
@@ -97,9 +104,7 @@ CheckRow check_gfd_labels(const model::Node& node, int replicas, bool gfd_runs) 
       row.detail = "gpu-feature-discovery is not running (GS407): no replica labels to check";
       return row;
     }
-    row.actual = fmt::format("replicas={},sharing-strategy={} (stale)",
-                             labels.replicas ? std::to_string(*labels.replicas) : std::string("-"),
-                             labels.sharing_strategy.value_or("-"));
+    row.actual = gfd_labels_text(labels) + " (stale)";
     row.detail = fmt::format("stale GFD labels, gpu-feature-discovery is not running (GS408): kubectl label node {} {} "
                              "(or apply --gfd)",
                              node.name(), fmt::join(stale, " "));
@@ -111,9 +116,7 @@ CheckRow check_gfd_labels(const model::Node& node, int replicas, bool gfd_runs) 
     row.detail = "gpu-feature-discovery has not labelled this node (not installed, or NFD missing)";
     return row;
   }
-  row.actual = fmt::format("replicas={},sharing-strategy={}",
-                           labels.replicas ? std::to_string(*labels.replicas) : std::string("-"),
-                           labels.sharing_strategy.value_or("-"));
+  row.actual = gfd_labels_text(labels);
   if (labels.replicas != replicas || labels.sharing_strategy != strategy) {
     row.result = CheckResult::fail;
     row.detail = "GFD reads the same config: restart its pods after changing the ConfigMap";

@@ -51,4 +51,12 @@ bool mounts_plugin_config(const DaemonSet& daemonset, const ConfigMap& configmap
 // Mode nodes, which are Bottlerocket) runs it as a systemd service, not a DaemonSet (§7.2, §7.3).
 bool runs_host_device_plugin(const Node& node);
 
+// Whose device plugin serves GPU nodes, by their labels: GKE's own (cloud.google.com/gke-accelerator),
+// EKS Auto Mode's built-in one (eks.amazonaws.com/compute-type=auto), else one we may configure.
+enum class GpuPlatform { configurable, gke, eks_auto_mode };
+GpuPlatform gpu_platform(const Node& node);
+// For the cluster's GPU nodes: GKE when any node is; EKS Auto Mode only when every one is (a
+// cluster with managed node groups beside Auto Mode keeps those configurable).
+GpuPlatform gpu_platform(const std::vector<const Node*>& gpu_nodes);
+
 } // namespace gpuslice::model

@@ -31,6 +31,11 @@ inline constexpr std::string_view k_label_aws_accelerator = "k8s.amazonaws.com/a
 inline constexpr std::string_view k_label_karpenter_gpu_count = "karpenter.k8s.aws/instance-gpu-count";
 inline constexpr std::string_view k_label_karpenter_gpu_name = "karpenter.k8s.aws/instance-gpu-name";
 inline constexpr std::string_view k_label_device_plugin_config = "nvidia.com/device-plugin.config";
+// GKE's GPU node pools: the accelerator type, and the pool's time-sharing setting.
+inline constexpr std::string_view k_label_gke_accelerator = "cloud.google.com/gke-accelerator";
+inline constexpr std::string_view k_label_gke_nodepool = "cloud.google.com/gke-nodepool";
+inline constexpr std::string_view k_label_gke_sharing_strategy = "cloud.google.com/gke-gpu-sharing-strategy";
+inline constexpr std::string_view k_label_gke_max_clients = "cloud.google.com/gke-max-shared-clients-per-gpu";
 
 // How a resource name relates to NVIDIA GPUs.
 enum class GpuResourceKind { none, whole, shared, mig };

@@ -193,5 +193,8 @@ struct ApplyOptions {
   bool tolerate_workloads = true;
 };
 Plan plan_apply(const Snapshot& snapshot, const ApplyOptions& options);
+// The plan of a step that configures the device plugin where the platform owns it: no step,
+// `platform` set (apply, plugin install|uninstall, config apply). nullopt where it is ours.
+std::optional<Plan> plan_platform_refusal(const Snapshot& snapshot, int replicas);
 
 } // namespace gpuslice::remedy
