@@ -12,14 +12,14 @@
 
 #include <fmt/format.h>
 
+#include <gpuslice/diagnose/asg_tags.hpp>
+
 #include "analyzers.hpp"
 #include "capacity.hpp"
 
 namespace gpuslice::diagnose {
 
 namespace {
-
-constexpr std::string_view k_template_tag = "k8s.io/cluster-autoscaler/node-template";
 
 // One NotTriggerScaleUp (or Karpenter) verdict and the pod it is about.
 struct Verdict {
@@ -56,10 +56,24 @@ std::string describe_status_command(const Context& ctx) {
   return fmt::format("kubectl -n {} describe configmap cluster-autoscaler-status", status_namespace(ctx));
 }
 
-std::string tag_command(std::string_view key, std::string_view value) {
-  return fmt::format("aws autoscaling create-or-update-tags --tags ResourceId=<gpu-node-group-asg>,"
-                     "ResourceType=auto-scaling-group,Key={}/{},Value={},PropagateAtLaunch=false",
-                     k_template_tag, key, value);
+// The tag command for the GPU node groups' ASGs (named when the snapshot tells them, else a
+// placeholder to fill in: on other clouds there is no ASG to tag); tags_of gets the group's
+// GpuNode, or the first GPU node for the placeholder.
+std::string tag_command(const Context& ctx, const std::function<std::vector<TemplateTag>(const GpuNode&)>& tags_of) {
+  if (ctx.gpu_nodes.empty()) return "";
+  std::vector<const model::Node*> nodes;
+  for (const GpuNode& n : ctx.gpu_nodes) nodes.push_back(n.node);
+  std::vector<AsgName> asgs = aws_node_group_asgs(ctx.snapshot, nodes);
+  if (asgs.empty()) asgs.push_back({"", "<gpu-node-group-asg>", false, ctx.gpu_nodes.front().node});
+  return asg_tags_command_by_group(asgs, [&](const AsgName& asg) {
+    const auto member = std::find_if(ctx.gpu_nodes.begin(), ctx.gpu_nodes.end(),
+                                     [&](const GpuNode& n) { return n.node == asg.member; });
+    return tags_of(member == ctx.gpu_nodes.end() ? ctx.gpu_nodes.front() : *member);
+  });
+}
+
+std::string tag_command(const Context& ctx, const std::vector<TemplateTag>& tags) {
+  return tag_command(ctx, [&](const GpuNode&) { return tags; });
 }
 
 // Reasons of one kind across the verdicts, as a finding skeleton; nullopt when none.
@@ -96,14 +110,6 @@ constexpr std::array<std::string_view, 5> k_group_labels = {
     "eks.amazonaws.com/nodegroup", "alpha.eksctl.io/nodegroup-name", "cloud.google.com/gke-nodepool",
     "kubernetes.azure.com/agentpool", "karpenter.sh/nodepool"};
 
-bool names_group(std::string_view group, std::string_view pool) {
-  if (pool.empty()) return false;
-  if (group == pool) return true;
-  const std::string dashed = fmt::format("-{}-", pool);
-  return group.find(dashed) != std::string_view::npos || group.starts_with(dashed.substr(1)) ||
-         group.ends_with(dashed.substr(0, dashed.size() - 1));
-}
-
 // The GPU nodes of the named groups, to build the new nodes a higher max size would add from;
 // every GPU node when no node's group label names one of them (the group is not told apart).
 std::vector<const GpuNode*> group_templates(const Context& ctx, const std::vector<std::string>& groups) {
@@ -113,7 +119,7 @@ std::vector<const GpuNode*> group_templates(const Context& ctx, const std::vecto
     all.push_back(&n);
     const bool in_group = std::any_of(k_group_labels.begin(), k_group_labels.end(), [&](std::string_view label) {
       const std::optional<std::string_view> pool = n.node->meta.label(label);
-      return pool && std::any_of(groups.begin(), groups.end(), [&](const std::string& g) { return names_group(g, *pool); });
+      return pool && std::any_of(groups.begin(), groups.end(), [&](const std::string& g) { return group_name_names_pool(g, *pool); });
     });
     if (in_group) named.push_back(&n);
   }
@@ -211,7 +217,7 @@ void group_selector_mismatch(const Context& ctx, const std::vector<Verdict>& ver
     const auto& [key, value] = *first->pod->spec.node_selector.begin();
     f->remedy = {fmt::format("If a GPU node group should take these pods, give its template the label {}={} (needed "
                              "to scale from zero).", key, value),
-                 tag_command(fmt::format("label/{}", key), std::string(value))};
+                 tag_command(ctx, {{fmt::format("label/{}", key), std::string(value)}})};
   } else {
     f->remedy = {"Normal for CPU node groups; if a GPU group is among them, tag its template with the labels the "
                  "pod's affinity selects.", describe_status_command(ctx)};
@@ -235,7 +241,7 @@ void template_lacks_gpu(const Context& ctx, const std::vector<Verdict>& verdicts
                         "caching a node sampled before its device plugin registered) it has no GPU");
   f->remedy = {fmt::format("Tag the GPU node group's template with its {} count, then restart cluster-autoscaler to "
                            "drop its cached template.", resource),
-               tag_command("resources/" + resource, std::to_string(per_node))};
+               tag_command(ctx, {{"resources/" + resource, std::to_string(per_node)}})};
   out.push_back(std::move(*f));
 }
 
@@ -268,12 +274,26 @@ void backoff(const Context& ctx, const std::vector<Verdict>& verdicts, std::vect
   out.push_back(std::move(*f));
 }
 
+// The tags new nodes of the GPU groups need beside the GPU count: the label and the taint
+// today's GPU nodes carry that apply sets (nodes label, nodes taint).
+void template_label_and_taint(const GpuNode& node, std::vector<TemplateTag>& tags) {
+  if (node.node->meta.label(model::k_label_gpu_present) == std::optional<std::string_view>("true")) {
+    tags.push_back({fmt::format("label/{}", model::k_label_gpu_present), "true"});
+  }
+  for (const model::Taint& t : node.node->taints) {
+    if (t.key == model::k_gpu_resource) tags.push_back({"taint/" + t.key, fmt::format("{}:{}", t.value, t.effect)});
+  }
+}
+
 void blind_to_replicas(const Context& ctx, std::vector<Finding>& out) {
   if (!ctx.autoscaler_present || !ctx.time_slicing_on()) return;
   const GpuNode* shared = nullptr;
   for (const GpuNode& n : ctx.gpu_nodes) {
     if (n.gpus.replicas > 1 && !shared) shared = &n;
   }
+  const int physical = std::max(shared->gpus.physical, 1);
+  const int slots = physical * shared->gpus.replicas;
+  const std::string& resource = shared->inventory.resource;
   Finding f = make_finding(FindingCode::GS204,
                            fmt::format("time-slicing gives {} slots per GPU, but cluster-autoscaler templates count "
                                        "physical GPUs", shared->gpus.replicas));
@@ -282,9 +302,34 @@ void blind_to_replicas(const Context& ctx, std::vector<Finding>& out) {
                                    shared->gpus.physical, shared->gpus.replicas, shared->inventory.allocatable));
   f.evidence.push_back("for a group at 0 nodes CA builds the node from the instance table (physical GPUs) unless "
                        "the group carries a resources tag");
-  f.remedy = {"Tag the GPU node groups with the shared slot count so scale-from-zero estimates match.",
-              tag_command("resources/" + shared->inventory.resource,
-                          std::to_string(shared->gpus.physical * shared->gpus.replicas))};
+  if (resource != model::k_gpu_resource) {
+    f.evidence.push_back(fmt::format("the instance table has no {} at all: until the tag says it, pods requesting it "
+                                     "never trigger a scale-up from zero (Insufficient {})", resource, resource));
+  } else if (const int pending = static_cast<int>(ctx.pending.size()); pending > 0) {
+    f.evidence.push_back(fmt::format("until then a scale-up from zero plans {} pod(s) per new node, not {}: for the {} "
+                                     "pending pod(s) it adds {} node(s) where {} would do",
+                                     physical, slots, pending, (pending + physical - 1) / physical,
+                                     (pending + slots - 1) / slots));
+  } else {
+    f.evidence.push_back(fmt::format("until then a scale-up from zero plans {} pod(s) per new node, not {}, and adds "
+                                     "up to {}× the nodes needed", physical, slots, shared->gpus.replicas));
+  }
+  // Each group's own count: its GPUs × replicas (a node not yet shared counts what apply gives).
+  const int replicas = shared->gpus.replicas;
+  bool taint_tagged = false;
+  const std::string command = tag_command(ctx, [&](const GpuNode& n) {
+    std::vector<TemplateTag> tags = {{"resources/" + resource, std::to_string(std::max(n.gpus.physical, 1) * replicas)}};
+    template_label_and_taint(n, tags);
+    taint_tagged = taint_tagged || tags.back().key.starts_with("taint/");
+    return tags;
+  });
+  if (taint_tagged) {
+    f.evidence.push_back("the GPU nodes' taint is a tag too: without it CA builds new nodes untainted, so it may add a "
+                         "GPU node for pods that do not tolerate the taint, which then stay Pending");
+  }
+  f.remedy = {"Tag the GPU node groups with the shared slot count (and the GPU nodes' label and taint) so "
+              "scale-from-zero estimates match.",
+              command};
   out.push_back(std::move(f));
 }
 

@@ -70,7 +70,7 @@ constexpr std::array k_catalog{
     CatalogEntry{GS204, "autoscaler-blind-to-replicas", warning,
                  "time-slicing is on but the autoscaler's node template advertises physical GPUs",
                  "With time-slicing a node offers N slots per GPU, but the autoscaler's template still advertises physical GPUs: it adds one node per pod and over-scales, or refuses a group that would fit.",
-                 "Set the node group template's GPU resource to GPUs × replicas (scale-from-zero tag), or accept the over-provisioning and scale down later.",
+                 "Tag each GPU node group's Auto Scaling group with GPUs × replicas (and the GPU label and taint apply set) for scale-from-zero: the finding prints the aws autoscaling create-or-update-tags command with the ASG names from the status map.",
                  "Azure/AKS#3427; kubernetes-sigs/karpenter#729"},
     CatalogEntry{GS300, "time-slicing-disabled", error,
                  "GPU pods are Pending for want of GPUs while GPU nodes advertise only physical GPUs",

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include <gpuslice/diagnose/asg_tags.hpp>
+
 namespace gpuslice::diagnose {
 
 namespace {
@@ -284,10 +286,7 @@ Context make_context(const Snapshot& snapshot, const AnalyzeOptions& options) {
     }
   }
 
-  ctx.autoscaler_present = snapshot.autoscaler_status.has_value() ||
-                           std::any_of(snapshot.events.begin(), snapshot.events.end(), [](const model::Event& e) {
-                             return e.component() == "cluster-autoscaler";
-                           });
+  ctx.autoscaler_present = autoscaler_seen(snapshot);
   return ctx;
 }
 

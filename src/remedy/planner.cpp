@@ -7,6 +7,8 @@
 #include <gpuslice/remedy/plan.hpp>
 #include <gpuslice/side_by_side.hpp>
 
+#include "autoscaler_tags_note.hpp"
+
 namespace gpuslice::remedy {
 
 std::optional<Plan> plan_platform_refusal(const Snapshot& snapshot, int replicas) {
@@ -38,6 +40,8 @@ Plan plan_apply(const Snapshot& snapshot, const ApplyOptions& options) {
   Plan plan;
   plan.steps.resize(steps.size());
   run_side_by_side(steps.size(), 4, [&](std::size_t i) { plan.steps[i] = steps[i](); });
+  // New nodes of an autoscaled group at 0 are built from its tags: the config step says which.
+  for (std::string& note : autoscaler_tag_notes(snapshot, options)) plan.steps.front().notes.push_back(std::move(note));
   return plan;
 }
 

@@ -142,6 +142,14 @@ Step plan_config_apply(const Snapshot& snapshot, const ConfigApplyOptions& optio
     change.after = change.object;
     change.changed = true;
   }
+  if (options.rename_by_default) {
+    step.notes.push_back(fmt::format(
+        "renameByDefault: GPU nodes will advertise {0}.shared and no {0}. cluster-autoscaler takes a node with its GPU "
+        "label but no {0} allocatable for not ready (ResourceUnready) and its templates have no {0}.shared; "
+        "Karpenter's instance types offer no {0}.shared either: neither scales up for pods that request it "
+        "(without renameByDefault pods keep requesting {0})",
+        options.resource));
+  }
   step.notes.push_back("the device plugin reads its config only at start: its pods must be restarted "
                        "after this ConfigMap changes");
   step.changes.push_back(std::move(change));

@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 
+#include <gpuslice/diagnose/asg_tags.hpp>
+
 #include <gpuslice/error.hpp>
 #include <gpuslice/model.hpp>
 
@@ -64,7 +66,8 @@ std::vector<std::string> pods_staying(const PodsByNode& pods, const model::Node&
 }
 
 // The settings that make new nodes of each group come up tainted, by how the group is managed.
-std::vector<std::string> node_group_notes(const std::vector<const model::Node*>& nodes, const TaintOptions& taint) {
+std::vector<std::string> node_group_notes(const Snapshot& snapshot, const std::vector<const model::Node*>& nodes,
+                                          const TaintOptions& taint) {
   std::set<std::string> managed;
   std::set<std::string> eksctl;
   std::set<std::string> karpenter;
@@ -96,9 +99,15 @@ std::vector<std::string> node_group_notes(const std::vector<const model::Node*>&
                                 pool, taint.key, taint.value, taint.effect));
   }
   if (!managed.empty() || !eksctl.empty()) {
-    notes.push_back(fmt::format("cluster-autoscaler scale-from-zero: tag each GPU node group's Auto Scaling "
-                                "group with k8s.io/cluster-autoscaler/node-template/taint/{}={}:{}",
-                                taint.key, taint.value, taint.effect));
+    const std::string command = diagnose::asg_tags_command(
+        diagnose::aws_node_group_asgs(snapshot, nodes),
+        {{"taint/" + taint.key, fmt::format("{}:{}", taint.value, taint.effect)}});
+    notes.push_back(command.empty()
+                        ? fmt::format("cluster-autoscaler scale-from-zero: tag each GPU node group's Auto Scaling "
+                                      "group with {}/taint/{}={}:{}",
+                                      diagnose::k_node_template_tag, taint.key, taint.value, taint.effect)
+                        : "cluster-autoscaler scale-from-zero builds new nodes from the Auto Scaling group's tags: " +
+                              command);
   }
   return notes;
 }
@@ -192,7 +201,7 @@ Step plan_nodes_taint(const Snapshot& snapshot, const NodeSelection& selection, 
     }
     step.changes.push_back(std::move(change));
   }
-  for (std::string& note : node_group_notes(nodes, taint)) step.notes.push_back(std::move(note));
+  for (std::string& note : node_group_notes(snapshot, nodes, taint)) step.notes.push_back(std::move(note));
   return step;
 }
 

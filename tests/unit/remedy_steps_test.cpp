@@ -154,7 +154,10 @@ TEST_CASE("remedy::plan_nodes_taint") {
     const remedy::Step incident = remedy::plan_nodes_taint(incident_snapshot(), {}, {});
     CHECK(changed_count(incident) == 3);
     CHECK(has_note(incident, "aws eks update-nodegroup-config"));
-    CHECK(has_note(incident, "k8s.io/cluster-autoscaler/node-template/taint/nvidia.com/gpu=true:NoSchedule"));
+    // The ASG's exact name from the status map, the taint as CA's tag value.
+    CHECK(has_note(incident, "aws autoscaling create-or-update-tags --tags ResourceId=eks-gpu-t4-a-d7572246-7cfa-552c-"
+                             "8397-b28956cc475a,ResourceType=auto-scaling-group,Key=k8s.io/cluster-autoscaler/"
+                             "node-template/taint/nvidia.com/gpu,Value=true:NoSchedule,PropagateAtLaunch=false"));
   }
 }
 
@@ -219,4 +222,35 @@ TEST_CASE("remedy::plan_apply orders the steps and a settled cluster plans nothi
   CHECK(doc["kind"] == "Plan");
   CHECK(doc["steps"][0]["changes"][0]["action"] == "create");
   CHECK(doc["steps"][0]["changes"][0]["after"]["kind"] == "ConfigMap");
+}
+
+TEST_CASE("apply's config step names the ASG tags a scale-up from zero needs (cluster-autoscaler on EKS)") {
+  remedy::ApplyOptions options;
+  options.config.replicas = 4;
+  const remedy::Plan plan = remedy::plan_apply(incident_snapshot(), options);
+  const remedy::Step& config = plan.steps.front();
+  REQUIRE(config.name == "config apply");
+  // gpu-t4-a's ASG is in the status map; one T4 per g4dn.xlarge × 4 replicas.
+  CHECK(has_note(config, "ResourceId=eks-gpu-t4-a-d7572246-7cfa-552c-8397-b28956cc475a,ResourceType=auto-scaling-group,"
+                         "Key=k8s.io/cluster-autoscaler/node-template/resources/nvidia.com/gpu,Value=4,"
+                         "PropagateAtLaunch=false ResourceId=eks-gpu-t4-a-d7572246-7cfa-552c-8397-b28956cc475a,"
+                         "ResourceType=auto-scaling-group,Key=k8s.io/cluster-autoscaler/node-template/label/"
+                         "nvidia.com/gpu.present,Value=true,PropagateAtLaunch=false"));
+  CHECK(has_note(config, "until they say 4 nvidia.com/gpu and the label, a scale-up from zero plans 1 pod(s) per node"));
+  SUBCASE("--rename-by-default tags the shared resource and warns what autoscalers make of it") {
+    options.config.rename_by_default = true;
+    const remedy::Plan renamed = remedy::plan_apply(incident_snapshot(), options);
+    CHECK(has_note(renamed.steps.front(), "node-template/resources/nvidia.com/gpu.shared,Value=4"));
+    CHECK(has_note(renamed.steps.front(), "cluster-autoscaler takes a node with its GPU label but no nvidia.com/gpu "
+                                          "allocatable for not ready (ResourceUnready)"));
+  }
+  SUBCASE("no autoscaler, no tag note") {
+    Snapshot quiet = incident_snapshot();
+    quiet.autoscaler_status.reset();
+    quiet.events.clear();
+    const remedy::Plan untagged = remedy::plan_apply(quiet, options);
+    for (const std::string& note : untagged.steps.front().notes) {
+      CHECK(note.find("create-or-update-tags") == std::string::npos);
+    }
+  }
 }
