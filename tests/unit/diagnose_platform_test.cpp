@@ -32,6 +32,24 @@ TEST_CASE("diagnose: the time-slicing remedy follows the platform") {
     CHECK(gs300.remedy.command == plain + " --dry-run=client");
     CHECK(gs300.remedy.text.find("GKE owns the device plugin") != std::string::npos);
   }
+  SUBCASE("EKS Auto Mode: time-slicing cannot be configured there, so no finding offers apply") {
+    const Diagnosis d = analyze(with_gpu_node_label(incident(), "eks.amazonaws.com/compute-type", "auto"));
+    CHECK_FALSE(has(d, "GS300"));
+    for (const Finding& f : d.findings) {
+      INFO(f.name);
+      CHECK(f.remedy.command.find("gpuslice apply") == std::string::npos);
+    }
+    CHECK_FALSE(d.findings.empty()); // the pods are still explained (slots exhausted, autoscaler)
+    // Auto Mode on only some GPU nodes: the others are ours to configure, the command stays.
+    gpuslice::Snapshot mixed = incident();
+    for (gpuslice::model::Node& node : mixed.nodes) {
+      if (gpuslice::model::is_gpu_node(node)) {
+        node.meta.labels.insert_or_assign("eks.amazonaws.com/compute-type", "auto");
+        break;
+      }
+    }
+    CHECK(finding_copy(analyze(mixed), "GS300").remedy.command == plain);
+  }
 }
 
 TEST_CASE("model: GKE's sharing labels are the node's time-sharing config") {
