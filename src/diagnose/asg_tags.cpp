@@ -80,6 +80,20 @@ std::vector<AsgName> aws_node_group_asgs(const Snapshot& snapshot, const std::ve
   return out;
 }
 
+std::vector<std::string> node_groups_without_nodes(const Snapshot& snapshot) {
+  std::vector<std::string> empty;
+  for (const std::string& g : status_map_groups(snapshot)) {
+    const bool has_node = std::any_of(snapshot.nodes.begin(), snapshot.nodes.end(), [&](const model::Node& n) {
+      const std::optional<std::string_view> managed = n.meta.label(k_managed_group_label);
+      const std::optional<std::string_view> eksctl = n.meta.label(k_eksctl_group_label);
+      const std::string_view group = managed ? *managed : eksctl ? *eksctl : std::string_view{};
+      return !group.empty() && (is_eks_asg_of(g, group) || group_name_names_pool(g, group));
+    });
+    if (!has_node) empty.push_back(g);
+  }
+  return empty;
+}
+
 std::string asg_tags_command_by_group(const std::vector<AsgName>& asgs,
                                       const std::function<std::vector<TemplateTag>(const AsgName&)>& tags_of) {
   std::string tag_list;

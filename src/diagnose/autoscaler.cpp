@@ -72,6 +72,17 @@ std::string tag_command(const Context& ctx, const std::function<std::vector<Temp
   });
 }
 
+// " Groups at 0 nodes (a, b) ..." when the status map has groups no node belongs to.
+std::string groups_at_zero_note(const Context& ctx) {
+  const std::vector<std::string> empty = node_groups_without_nodes(ctx.snapshot);
+  if (empty.empty()) return "";
+  std::string names;
+  for (std::size_t i = 0; i < empty.size() && i < 5; ++i) names += (i ? ", " : "") + empty[i];
+  if (empty.size() > 5) names += fmt::format(" and {} more", empty.size() - 5);
+  return fmt::format(" Node groups at 0 nodes ({}) have no node to tell whether they are GPU groups: add those that "
+                     "are to the command, with their own GPU count.", names);
+}
+
 std::string tag_command(const Context& ctx, const std::vector<TemplateTag>& tags) {
   return tag_command(ctx, [&](const GpuNode&) { return tags; });
 }
@@ -240,7 +251,7 @@ void template_lacks_gpu(const Context& ctx, const std::vector<Verdict>& verdicts
   f->evidence.push_back("a group at 0 nodes is simulated from its template; without the resources tag (or after "
                         "caching a node sampled before its device plugin registered) it has no GPU");
   f->remedy = {fmt::format("Tag the GPU node group's template with its {} count, then restart cluster-autoscaler to "
-                           "drop its cached template.", resource),
+                           "drop its cached template.{}", resource, groups_at_zero_note(ctx)),
                tag_command(ctx, {{"resources/" + resource, std::to_string(per_node)}})};
   out.push_back(std::move(*f));
 }
@@ -328,7 +339,7 @@ void blind_to_replicas(const Context& ctx, std::vector<Finding>& out) {
                          "GPU node for pods that do not tolerate the taint, which then stay Pending");
   }
   f.remedy = {"Tag the GPU node groups with the shared slot count (and the GPU nodes' label and taint) so "
-              "scale-from-zero estimates match.",
+              "scale-from-zero estimates match." + groups_at_zero_note(ctx),
               command};
   out.push_back(std::move(f));
 }

@@ -116,6 +116,11 @@ TEST_CASE("GS204 names the ASG, tags the slots, the label and the taint, and say
                   "until then a scale-up from zero plans 1 pod(s) per new node, not 2: for the 3 pending pod(s) it "
                   "adds 3 node(s) where 2 would do") != f.evidence.end());
 
+  SUBCASE("a group at 0 nodes is named in the text, not guessed into the command") {
+    CHECK(f.remedy.text.find("Node groups at 0 nodes (eks-cpu-70c6a1b2-9f3e-4d5a-8b7c-1a2b3c4d5e6f) have no node") !=
+          std::string::npos);
+    CHECK(f.remedy.command.find("eks-cpu-") == std::string::npos);
+  }
   SUBCASE("without any AWS group the ASG is a placeholder") {
     gpuslice::Snapshot plain = healthy();
     plain.autoscaler_status = gpuslice::AutoscalerStatus{"kube-system", "autoscalerStatus: Running\n", ""};

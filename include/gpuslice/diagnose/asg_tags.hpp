@@ -48,6 +48,10 @@ std::string asg_tags_command(const std::vector<AsgName>& asgs, const std::vector
 std::string asg_tags_command_by_group(const std::vector<AsgName>& asgs,
                                       const std::function<std::vector<TemplateTag>(const AsgName&)>& tags_of);
 
+// The status map's node groups that no node of the snapshot belongs to (groups at 0 nodes):
+// nothing tells whether they are GPU groups, yet they are the ones scale-from-zero builds.
+std::vector<std::string> node_groups_without_nodes(const Snapshot& snapshot);
+
 // True when the status map's node group `group` is the node group `pool` by the way providers
 // spell group names (EKS ASG eks-<nodegroup>-<id>, GKE MIG gke-<cluster>-<pool>-<id>-grp, AKS
 // VMSS aks-<pool>-<id>-vmss, or the name itself).
