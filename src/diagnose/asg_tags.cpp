@@ -18,6 +18,12 @@ constexpr std::string_view k_managed_group_label = "eks.amazonaws.com/nodegroup"
 constexpr std::string_view k_eksctl_group_label = "alpha.eksctl.io/nodegroup-name";
 constexpr std::string_view k_eksctl_cluster_label = "alpha.eksctl.io/cluster-name";
 
+// The node's AWS node group: the EKS managed group, else the eksctl one; "" for neither.
+std::string_view aws_group_of(const model::Node& node) {
+  if (const std::optional<std::string_view> managed = node.meta.label(k_managed_group_label)) return *managed;
+  return node.meta.label(k_eksctl_group_label).value_or(std::string_view{});
+}
+
 std::vector<std::string> status_map_groups(const Snapshot& snapshot) {
   std::vector<std::string> names;
   if (!snapshot.autoscaler_status) return names;
@@ -62,9 +68,7 @@ std::vector<AsgName> aws_node_group_asgs(const Snapshot& snapshot, const std::ve
   const std::vector<std::string> mapped = status_map_groups(snapshot);
   std::vector<AsgName> out;
   for (const model::Node* node : nodes) {
-    const std::optional<std::string_view> managed = node->meta.label(k_managed_group_label);
-    const std::optional<std::string_view> eksctl = node->meta.label(k_eksctl_group_label);
-    const std::string_view group = managed ? *managed : eksctl ? *eksctl : std::string_view{};
+    const std::string_view group = aws_group_of(*node);
     if (group.empty()) continue;
     if (std::any_of(out.begin(), out.end(), [&](const AsgName& a) { return a.group == group; })) continue;
     auto named = std::find_if(mapped.begin(), mapped.end(), [&](const std::string& g) { return is_eks_asg_of(g, group); });
@@ -73,7 +77,7 @@ std::vector<AsgName> aws_node_group_asgs(const Snapshot& snapshot, const std::ve
     }
     if (named != mapped.end()) {
       out.push_back({std::string(group), *named, true, node});
-    } else if (managed) {
+    } else if (node->meta.label(k_managed_group_label)) {
       out.push_back({std::string(group), describe_nodegroup_lookup(*node, group), false, node});
     }
   }
@@ -84,9 +88,7 @@ std::vector<std::string> node_groups_without_nodes(const Snapshot& snapshot) {
   std::vector<std::string> empty;
   for (const std::string& g : status_map_groups(snapshot)) {
     const bool has_node = std::any_of(snapshot.nodes.begin(), snapshot.nodes.end(), [&](const model::Node& n) {
-      const std::optional<std::string_view> managed = n.meta.label(k_managed_group_label);
-      const std::optional<std::string_view> eksctl = n.meta.label(k_eksctl_group_label);
-      const std::string_view group = managed ? *managed : eksctl ? *eksctl : std::string_view{};
+      const std::string_view group = aws_group_of(n);
       return !group.empty() && (is_eks_asg_of(g, group) || group_name_names_pool(g, group));
     });
     if (!has_node) empty.push_back(g);

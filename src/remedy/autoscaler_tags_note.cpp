@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "autoscaler_tags_note.hpp"
 
-#include <algorithm>
-
 #include <fmt/format.h>
 
 #include <gpuslice/diagnose/asg_tags.hpp>
@@ -18,11 +16,7 @@ std::vector<std::string> autoscaler_tag_notes(const Snapshot& snapshot, const Ap
       options.config.rename_by_default ? options.config.resource + ".shared" : options.config.resource;
   for (const diagnose::AsgName& asg : diagnose::aws_node_group_asgs(snapshot, nodes)) {
     // The group's physical GPUs per node, from its first node (a group is one instance type).
-    const auto member = std::find_if(nodes.begin(), nodes.end(), [&](const model::Node* n) {
-      return n->meta.label("eks.amazonaws.com/nodegroup") == std::optional<std::string_view>(asg.group) ||
-             n->meta.label("alpha.eksctl.io/nodegroup-name") == std::optional<std::string_view>(asg.group);
-    });
-    const int physical = member == nodes.end() ? 0 : model::describe_node_gpus(**member).physical;
+    const int physical = asg.member ? model::describe_node_gpus(*asg.member).physical : 0;
     if (physical <= 0) continue;
     const std::string command = diagnose::asg_tags_command(
         {asg}, {{"resources/" + resource, std::to_string(physical * options.config.replicas)},
