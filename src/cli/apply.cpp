@@ -35,6 +35,7 @@ ExitCode run_apply(ApplyCommandOptions options, const GlobalFlags& global, Env& 
   auto apply = std::make_shared<remedy::ApplyOptions>(options.apply);
   WaitGoal goal;
   goal.replicas = apply->config.replicas;
+  goal.resource = apply->config.rename_by_default ? apply->config.resource + ".shared" : apply->config.resource;
   return run_remedy(
       "apply", options.remedy, global, env, [apply](const Snapshot& snapshot) { return remedy::plan_apply(snapshot, *apply); },
       [apply](kube::Client& client, Snapshot& snapshot) { remedy::read_config_target(client, snapshot, apply->config); },

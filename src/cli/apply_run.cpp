@@ -13,6 +13,7 @@
 
 #include <gpuslice/collect.hpp>
 #include <gpuslice/kube/api_error.hpp>
+#include <gpuslice/remedy/verify_settings.hpp>
 #include <gpuslice/report.hpp>
 
 #include "cli/keep_until_exit.hpp"
@@ -174,7 +175,8 @@ ExitCode run_remedy(const std::string& command, const RemedyFlags& flags, const 
                           {{"command", command},
                            {"context", snapshot.meta.context},
                            {"server", snapshot.meta.server},
-                           {"startedAt", snapshot.meta.collected_at}});
+                           {"startedAt", snapshot.meta.collected_at},
+                           {"settings", remedy::plan_settings(plan)}}); // what verify checks by default
   remedy::ExecuteOptions options;
   options.journal = &journal;
   options.stop_requested = stop_signal_received;

@@ -38,6 +38,7 @@ std::chrono::seconds parse_timeout(const std::string& value);
 // advertising physical × replicas, and no GPU pod Pending (those Pending before included).
 struct WaitGoal {
   int replicas = 0;
+  std::string resource; // the shares' resource name ("" = nvidia.com/gpu)
 };
 // Polls the cluster (progress on stderr when it is a terminal) until the goal holds. Returns
 // normally when it does; throws RuntimeError naming what is missing on timeout (exit 3), and

@@ -66,6 +66,7 @@ void wait_for_goal(kube::Client& client, const GlobalFlags& global, Env& env, co
                    const std::string& journal) {
   remedy::VerifyOptions options;
   options.replicas = goal.replicas;
+  options.resource = goal.resource;
   options.formerly_pending = pending_gpu_pods(before);
   const auto start = std::chrono::steady_clock::now();
   const auto deadline = start + timeout;

@@ -22,6 +22,10 @@ void add_verify_flags(CLI::App& sub, VerifyFlags& flags) {
   sub.add_option("--taint", flags.taint,
                  "GPU taint KEY=VALUE:EFFECT that GPU nodes should carry and GPU workloads tolerate (default: the "
                  "taint the newest apply journal of this cluster put on)");
+  sub.add_option("--node", flags.nodes,
+                 "Node to check (repeatable; default: the nodes the newest apply journal of this cluster was for, "
+                 "else every GPU node)")
+      ->delimiter(',');
   sub.add_option("--was-pending", flags.was_pending, "Pods (NAMESPACE/NAME) that were Pending before the change")
       ->delimiter(',');
   add_output_flag(sub, flags.output);
@@ -80,6 +84,12 @@ ValidVerifyFlags validate_verify_flags(const VerifyFlags& flags) {
   valid.given.replicas = flags.replicas;
   if (flags.replicas) valid.options.replicas = *flags.replicas;
   if (!flags.taint.empty()) valid.given.taint = valid.options.taint = parse_taint_flag("--taint", flags.taint);
+  for (const std::string& node : flags.nodes) {
+    if (node.empty() || node.find('/') != std::string::npos || node.find(' ') != std::string::npos)
+      throw UsageError(fmt::format("--node \"{}\": must be a node name", node));
+    if (std::find(valid.given.nodes.begin(), valid.given.nodes.end(), node) == valid.given.nodes.end())
+      valid.given.nodes.push_back(node);
+  }
   for (const std::string& pod : flags.was_pending) {
     const std::size_t slash = pod.find('/');
     if (slash == std::string::npos || slash == 0 || slash + 1 == pod.size() || pod.find('/', slash + 1) != std::string::npos)
@@ -93,6 +103,8 @@ ValidVerifyFlags validate_verify_flags(const VerifyFlags& flags) {
 void use_verify_settings(ValidVerifyFlags& valid, const remedy::VerifySettings& settings) {
   valid.options.replicas = settings.replicas;
   valid.options.taint = settings.taint;
+  valid.options.resource = settings.resource;
+  valid.options.nodes = settings.nodes;
   if (!valid.smoke) return;
   valid.smoke->replicas = settings.replicas;
   valid.smoke->taint = settings.taint;

@@ -20,6 +20,7 @@ struct VerifyFlags {
   std::optional<int> replicas;             // unset: from the apply journal or the cluster's config
   std::string taint;                       // KEY=VALUE:EFFECT, "" = not checked
   std::vector<std::string> was_pending;    // ns/name of pods Pending before the change
+  std::vector<std::string> nodes;          // --node: the nodes to check; empty: apply's, else every GPU node
   std::string output = "table";
   std::vector<std::string> from_files;
   bool smoke = false;
@@ -29,7 +30,7 @@ struct VerifyFlags {
   std::string journal_dir;    // "" = ~/.kube/gpuslice: apply journals read, smoke journal written
 };
 
-// Adds --replicas, --taint, --was-pending, -o, -f, --smoke, --smoke-image, --smoke-namespace,
+// Adds --replicas, --taint, --node, --was-pending, -o, -f, --smoke, --smoke-image, --smoke-namespace,
 // --timeout and --journal-dir to sub.
 void add_verify_flags(CLI::App& sub, VerifyFlags& flags);
 
@@ -38,7 +39,7 @@ struct ValidVerifyFlags {
   report::Format format = report::Format::table;
   std::optional<remedy::SmokeOptions> smoke; // --smoke (run_id left empty: chosen at run time)
   std::chrono::seconds timeout{180};
-  remedy::SettingFlags given; // --replicas and --taint as given; the rest comes from the cluster
+  remedy::SettingFlags given; // --replicas, --taint and --node as given; the rest comes from the cluster
 };
 
 // Throws UsageError naming the flag: --replicas < 1 or > 128, a --taint kubectl would refuse
@@ -48,7 +49,8 @@ struct ValidVerifyFlags {
 // a bad --timeout.
 ValidVerifyFlags validate_verify_flags(const VerifyFlags& flags);
 
-// Puts the chosen replicas and taint into the check options and the smoke options.
+// Puts the chosen replicas, taint, resource and nodes into the check options, replicas and taint
+// into the smoke options.
 void use_verify_settings(ValidVerifyFlags& valid, const remedy::VerifySettings& settings);
 
 } // namespace gpuslice::cli

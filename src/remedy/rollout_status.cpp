@@ -42,8 +42,10 @@ bool daemonset_rolled_out(const Snapshot& snapshot, const model::DaemonSet& ds) 
 } // namespace
 
 std::string RolloutStatus::line(int replicas) const {
-  return fmt::format("plugin rollout {}/{}, GPU nodes advertising × {}: {}/{}, GPU pods Pending: {}",
-                     daemonsets_rolled_out, plugin_daemonsets, replicas, nodes_advertising, gpu_nodes,
+  const std::string gfd = gfd_nodes == 0 ? std::string()
+                                         : fmt::format("GFD labels × {}: {}/{}, ", replicas, gfd_labelled, gfd_nodes);
+  return fmt::format("plugin rollout {}/{}, GPU nodes advertising × {}: {}/{}, {}GPU pods Pending: {}",
+                     daemonsets_rolled_out, plugin_daemonsets, replicas, nodes_advertising, gpu_nodes, gfd,
                      gpu_pods_pending);
 }
 
@@ -69,6 +71,10 @@ RolloutStatus rollout_status(const Snapshot& snapshot, const VerifyOptions& opti
     if (row.check == k_check_allocatable) {
       ++status.gpu_nodes;
       if (!failed) ++status.nodes_advertising;
+    } else if (row.check == k_check_gfd_labels && row.result != CheckResult::skipped) {
+      // GFD runs: its labels follow the config once its pods restarted on it.
+      ++status.gfd_nodes;
+      if (!failed) ++status.gfd_labelled;
     } else if (row.check == k_check_pending_scheduled && failed) {
       ++status.gpu_pods_pending;
     } else if (row.check != k_check_plugin_ready) {

@@ -57,9 +57,19 @@ CheckRow check_plugin_ready(const Snapshot& snapshot, const model::Node& node) {
   return row;
 }
 
-CheckRow check_allocatable(const model::Node& node, const model::NodeGpus& gpus, int replicas) {
+// GPU units the node advertises as `resource`: all of them for the base name (whole, shared and
+// MIG), only that one for a renamed resource (then nvidia.com/gpu is not the shares).
+long long advertised_as(const model::Node& node, const model::NodeGpus& gpus, const std::string& resource) {
+  if (resource.empty() || resource == model::k_gpu_resource) return gpus.advertised;
+  return model::quantity_of(node.allocatable, resource).value();
+}
+
+CheckRow check_allocatable(const model::Node& node, const model::NodeGpus& gpus, const VerifyOptions& options) {
+  const int replicas = options.replicas;
   CheckRow row{std::string(k_check_allocatable), "node/" + node.name(), CheckResult::pass, "", "", ""};
-  row.actual = std::to_string(gpus.advertised);
+  const long long advertised = advertised_as(node, gpus, options.resource);
+  const bool renamed = !options.resource.empty() && options.resource != model::k_gpu_resource;
+  row.actual = renamed ? fmt::format("{} {}", advertised, options.resource) : std::to_string(advertised);
   // Physical GPUs are known from GFD's count or the instance type; from capacity alone they
   // would be allocatable / replicas and the check would prove nothing.
   if (gpus.source != model::GpuInfoSource::gfd_labels && gpus.source != model::GpuInfoSource::instance_catalog) {
@@ -69,12 +79,12 @@ CheckRow check_allocatable(const model::Node& node, const model::NodeGpus& gpus,
     return row;
   }
   const long long want = static_cast<long long>(gpus.physical) * replicas;
-  row.expected = std::to_string(want);
-  if (gpus.advertised == want) {
+  row.expected = renamed ? fmt::format("{} {}", want, options.resource) : std::to_string(want);
+  if (advertised == want) {
     row.detail = fmt::format("{} GPU(s) × {} replicas", gpus.physical, replicas);
   } else {
     row.result = CheckResult::fail;
-    row.detail = gpus.advertised == gpus.physical && replicas > 1
+    row.detail = advertised == gpus.physical && replicas > 1
                      ? "the plugin advertises physical GPUs only: its config is not in effect (restart its pods)"
                      : fmt::format("{} GPU(s) × {} replicas expected", gpus.physical, replicas);
   }
@@ -119,7 +129,9 @@ CheckRow check_gfd_labels(const model::Node& node, int replicas, bool gfd_runs) 
   row.actual = gfd_labels_text(labels);
   if (labels.replicas != replicas || labels.sharing_strategy != strategy) {
     row.result = CheckResult::fail;
-    row.detail = "GFD reads the same config: restart its pods after changing the ConfigMap";
+    row.detail = fmt::format("GFD labels what the config GFD itself reads says: kubectl gpuslice apply --replicas {} "
+                             "re-points GFD with the plugin (its pods restart on the change)",
+                             replicas);
   }
   return row;
 }
@@ -157,16 +169,26 @@ CheckRow check_gpu_taint(const model::Node& node, const std::optional<model::Tai
 
 void check_gpu_nodes(const Snapshot& snapshot, const VerifyOptions& options, std::vector<CheckRow>& rows) {
   std::vector<const model::Node*> nodes;
+  const auto wanted = [&](const model::Node& node) {
+    return options.nodes.empty() ? model::is_gpu_node(node)
+                                 : std::find(options.nodes.begin(), options.nodes.end(), node.name()) != options.nodes.end();
+  };
   for (const model::Node& node : snapshot.nodes)
-    if (model::is_gpu_node(node)) nodes.push_back(&node);
+    if (wanted(node)) nodes.push_back(&node);
   std::sort(nodes.begin(), nodes.end(), [](const model::Node* a, const model::Node* b) { return a->name() < b->name(); });
   for (const model::Node* node : nodes) rows.push_back(check_plugin_ready(snapshot, *node));
-  for (const model::Node* node : nodes) rows.push_back(check_allocatable(*node, model::describe_node_gpus(*node), options.replicas));
+  for (const model::Node* node : nodes) rows.push_back(check_allocatable(*node, model::describe_node_gpus(*node), options));
   const bool gfd_runs = model::runs_feature_discovery(snapshot.daemonsets);
   for (const model::Node* node : nodes) rows.push_back(check_gfd_labels(*node, options.replicas, gfd_runs));
   for (const model::Node* node : nodes) rows.push_back(check_present_label(*node));
   for (const model::Node* node : nodes) rows.push_back(check_gpu_taint(*node, options.taint));
-  if (nodes.empty())
+  // A node the change was for that is gone (scaled in, replaced): nothing to check on it.
+  for (const std::string& name : options.nodes) {
+    if (std::none_of(nodes.begin(), nodes.end(), [&](const model::Node* n) { return n->name() == name; }))
+      rows.push_back({std::string(k_check_plugin_ready), "node/" + name, CheckResult::unknown, "Ready", "gone",
+                      "the node is no longer in the cluster (scaled in or replaced)"});
+  }
+  if (nodes.empty() && options.nodes.empty())
     rows.push_back({std::string(k_check_plugin_ready), "cluster", CheckResult::fail, "GPU nodes", "none",
                     "the snapshot holds no GPU node"});
 }

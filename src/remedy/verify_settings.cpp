@@ -14,8 +14,8 @@ namespace gpuslice::remedy {
 
 namespace {
 
-// Replicas and resource of one config text: nvidia.com/gpu when it is shared, else the first
-// shared resource.
+// Replicas and advertised resource of one config text: nvidia.com/gpu when it is shared, else the
+// first shared resource.
 void read_config_text(const std::string& text, AppliedSettings& out) {
   const diagnose::ConfigCheck check = diagnose::check_time_slicing_config(text);
   if (!check.usable()) return;
@@ -25,7 +25,8 @@ void read_config_text(const std::string& text, AppliedSettings& out) {
                                 [](const diagnose::SharedResource& r) { return r.name == model::k_gpu_resource; });
   const diagnose::SharedResource& chosen = gpu != resources.end() ? *gpu : resources.front();
   out.replicas = chosen.replicas;
-  out.resource = chosen.name;
+  // renameByDefault: the plugin advertises the shares as <name>.shared.
+  out.resource = check.config.rename_by_default ? chosen.name + ".shared" : chosen.name;
 }
 
 std::vector<model::Taint> taints_of(const nlohmann::json& node) {
@@ -73,9 +74,69 @@ bool is_apply_journal_for(const nlohmann::json& header, const SnapshotMeta& clus
          header.value("server", "") == cluster.server;
 }
 
+nlohmann::json plan_settings(const Plan& plan) {
+  nlohmann::json out = nlohmann::json::object();
+  AppliedSettings config;
+  std::vector<std::string> nodes;
+  bool taints_nodes = false;
+  nlohmann::json taint;
+  for (const Step& step : plan.steps) {
+    for (const Change& change : step.changes) {
+      if (change.target.kind == "ConfigMap" && step.name == "config apply" && change.after.is_object() &&
+          change.after.contains("data") && !config.replicas) {
+        for (const auto& [key, text] : change.after["data"].items())
+          if (text.is_string() && !config.replicas) read_config_text(text.get<std::string>(), config);
+      }
+      if (change.target.kind != "Node") continue;
+      if (std::find(nodes.begin(), nodes.end(), change.target.name) == nodes.end()) nodes.push_back(change.target.name);
+      if (change.edit && change.edit->kind == EditKind::add_taint && taint.is_null()) taint = change.edit->value;
+      taints_nodes = true;
+    }
+  }
+  if (config.replicas) {
+    out["replicas"] = *config.replicas;
+    out["resource"] = config.resource;
+  }
+  if (taints_nodes) {
+    std::sort(nodes.begin(), nodes.end());
+    out["nodes"] = nodes;
+    out["taint"] = taint.is_object() ? nlohmann::json{{"key", taint.value("key", "")},
+                                                      {"value", taint.value("value", "")},
+                                                      {"effect", taint.value("effect", "")}}
+                                     : nlohmann::json();
+  }
+  return out;
+}
+
+namespace {
+
+// The header's "settings" (plan_settings), when the journal has them.
+bool settings_from_header(const nlohmann::json& header, AppliedSettings& out) {
+  if (!header.is_object() || !header.contains("settings") || !header["settings"].is_object()) return false;
+  const nlohmann::json& settings = header["settings"];
+  if (settings.contains("replicas") && settings["replicas"].is_number_integer())
+    out.replicas = settings["replicas"].get<int>();
+  if (settings.contains("resource") && settings["resource"].is_string())
+    out.resource = settings["resource"].get<std::string>();
+  if (settings.contains("nodes") && settings["nodes"].is_array()) {
+    for (const nlohmann::json& node : settings["nodes"])
+      if (node.is_string()) out.nodes.push_back(node.get<std::string>());
+  }
+  if (settings.contains("taint")) {
+    const nlohmann::json& taint = settings["taint"];
+    out.taint_known = taint.is_null() || taint.is_object();
+    if (taint.is_object() && !taint.value("key", "").empty())
+      out.taint = model::Taint{taint.value("key", ""), taint.value("value", ""), taint.value("effect", ""), ""};
+  }
+  return true;
+}
+
+} // namespace
+
 AppliedSettings settings_from_journal(const JournalFile& journal, const std::string& path) {
   AppliedSettings out;
   out.where = "journal " + path;
+  if (settings_from_header(journal.header, out)) return out;
   for (const JournalEntry& entry : journal.entries) {
     const nlohmann::json& written = entry.done ? entry.result : entry.intended;
     if (entry.target.kind == "ConfigMap" && written.is_object() && written.contains("data")) {
@@ -146,7 +207,10 @@ VerifySettings choose_verify_settings(const SettingFlags& flags, const std::opti
       out.resource_from = (*source)->where;
     }
   }
-  if (journal && !journal->nodes.empty()) {
+  if (!flags.nodes.empty()) {
+    out.nodes = flags.nodes;
+    out.nodes_from = "flag";
+  } else if (journal && !journal->nodes.empty()) {
     out.nodes = journal->nodes;
     out.nodes_from = journal->where;
   }

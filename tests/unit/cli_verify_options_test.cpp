@@ -60,3 +60,20 @@ TEST_CASE("cli::validate_verify_flags --smoke") {
     }
   }
 }
+
+TEST_CASE("cli::validate_verify_flags --node, and the chosen settings reach the checks") {
+  VerifyFlags flags;
+  flags.nodes = {"gpu-1", "gpu-2", "gpu-1"};
+  cli::ValidVerifyFlags valid = validate_verify_flags(flags);
+  CHECK(valid.given.nodes == std::vector<std::string>{"gpu-1", "gpu-2"});
+  remedy::VerifySettings settings;
+  settings.replicas = 4;
+  settings.resource = "nvidia.com/gpu.shared";
+  settings.nodes = {"gpu-1"};
+  cli::use_verify_settings(valid, settings);
+  CHECK(valid.options.replicas == 4);
+  CHECK(valid.options.resource == "nvidia.com/gpu.shared");
+  CHECK(valid.options.nodes == std::vector<std::string>{"gpu-1"});
+  flags.nodes = {"ns/gpu-1"};
+  CHECK_THROWS_WITH_AS(validate_verify_flags(flags), "--node \"ns/gpu-1\": must be a node name", UsageError);
+}

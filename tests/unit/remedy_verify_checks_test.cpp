@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <algorithm>
+
 #include <doctest/doctest.h>
 
 #include <gpuslice/remedy/verify.hpp>
@@ -204,4 +206,38 @@ TEST_CASE("remedy::verify — autoscaler-template") {
   VerifyOptions unshared = four_with_taint();
   unshared.replicas = 1;
   CHECK(row_of(verify(s, unshared), "autoscaler-template", "cluster").result == CheckResult::pass);
+}
+
+TEST_CASE("remedy::verify — the shares' resource and the nodes the change was for") {
+  Snapshot s = healthy_cluster();
+  SUBCASE("renamed resource: only nvidia.com/gpu.shared counts") {
+    s.nodes[0] = healthy_node("gpu-a").build();
+    s.nodes[0].allocatable.erase("nvidia.com/gpu");
+    s.nodes[0].allocatable.insert_or_assign("nvidia.com/gpu.shared", gpuslice::model::Quantity::from_units(4));
+    VerifyOptions options = four_with_taint();
+    options.resource = "nvidia.com/gpu.shared";
+    const CheckRow alloc = row_of(verify(s, options), "allocatable", "node/gpu-a");
+    CHECK(alloc.result == CheckResult::pass);
+    CHECK(alloc.actual == "4 nvidia.com/gpu.shared");
+    CHECK(alloc.expected == "4 nvidia.com/gpu.shared");
+    // The plugin still advertising the base name is not the renamed shares.
+    s.nodes[0] = healthy_node("gpu-a").build();
+    const CheckRow base = row_of(verify(s, options), "allocatable", "node/gpu-a");
+    CHECK(base.result == CheckResult::fail);
+    CHECK(base.actual == "0 nvidia.com/gpu.shared");
+  }
+  SUBCASE("only the nodes named are checked; one that is gone is unknown") {
+    s.nodes.push_back(NodeBuilder("gpu-b").instance_type("g4dn.xlarge").gpus(1).build()); // never changed
+    VerifyOptions options = four_with_taint();
+    options.nodes = {"gpu-a", "gpu-gone"};
+    const VerifyReport report = verify(s, options);
+    CHECK(row_of(report, "allocatable", "node/gpu-a").result == CheckResult::pass);
+    CHECK(std::none_of(report.rows.begin(), report.rows.end(), [](const CheckRow& r) { return r.object == "node/gpu-b"; }));
+    const CheckRow gone = row_of(report, "plugin-ready", "node/gpu-gone");
+    CHECK(gone.result == CheckResult::unknown);
+    CHECK(gone.actual == "gone");
+    CHECK(report.passed());
+    // Without names every GPU node is checked, gpu-b too.
+    CHECK_FALSE(verify(s, four_with_taint()).passed());
+  }
 }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <doctest/doctest.h>
 
+#include <gpuslice/collect.hpp>
 #include <gpuslice/error.hpp>
+#include <gpuslice/remedy/plan.hpp>
 #include <gpuslice/remedy/verify_settings.hpp>
 
 using namespace gpuslice;
@@ -128,4 +130,73 @@ TEST_CASE("remedy::is_apply_journal_for") {
   CHECK_FALSE(remedy::is_apply_journal_for({{"command", "apply"}, {"context", "eks"}, {"server", "https://b"}}, cluster));
   CHECK_FALSE(
       remedy::is_apply_journal_for({{"command", "verify --smoke"}, {"context", "eks"}, {"server", "https://a"}}, cluster));
+}
+
+namespace {
+
+Snapshot settings_incident() {
+  return collect::load_snapshot_files(
+      {std::string(GPUSLICE_SOURCE_DIR) + "/tests/fixtures/scenarios/eks-gpu-incident.yaml"});
+}
+
+} // namespace
+
+TEST_CASE("remedy::plan_settings: what apply was for, recorded whether or not a change was needed") {
+  const Snapshot incident = settings_incident();
+  remedy::ApplyOptions options;
+  options.config.replicas = 4;
+  options.nodes.nodes = {"ip-10-0-33-17.us-west-2.compute.internal", "ip-10-0-1-17.us-west-2.compute.internal"};
+  SUBCASE("replicas, resource, the taint and every Node target, sorted") {
+    const nlohmann::json settings = remedy::plan_settings(remedy::plan_apply(incident, options));
+    CHECK(settings["replicas"] == 4);
+    CHECK(settings["resource"] == "nvidia.com/gpu");
+    CHECK(settings["nodes"] == nlohmann::json::array({"ip-10-0-1-17.us-west-2.compute.internal",
+                                                      "ip-10-0-33-17.us-west-2.compute.internal"}));
+    CHECK(settings["taint"] == nlohmann::json{{"key", "nvidia.com/gpu"}, {"value", "true"}, {"effect", "NoSchedule"}});
+    // Read back from a journal header: the header wins over the (here empty) entries.
+    remedy::JournalFile journal;
+    journal.header = {{"command", "apply"}, {"settings", settings}};
+    const AppliedSettings read = remedy::settings_from_journal(journal, "/j");
+    CHECK(read.replicas == 4);
+    CHECK(read.resource == "nvidia.com/gpu");
+    CHECK(read.taint_known);
+    REQUIRE(read.taint.has_value());
+    CHECK(model::to_string(*read.taint) == "nvidia.com/gpu=true:NoSchedule");
+    CHECK(read.nodes.size() == 2);
+  }
+  SUBCASE("--no-taint: the taint is known to be none") {
+    options.taint_nodes = false;
+    options.tolerate_workloads = false;
+    const nlohmann::json settings = remedy::plan_settings(remedy::plan_apply(incident, options));
+    CHECK(settings["taint"].is_null());
+    remedy::JournalFile journal;
+    journal.header = {{"settings", settings}};
+    const AppliedSettings read = remedy::settings_from_journal(journal, "/j");
+    CHECK(read.taint_known);
+    CHECK_FALSE(read.taint.has_value());
+  }
+  SUBCASE("--rename-by-default: the shares are advertised as nvidia.com/gpu.shared") {
+    options.config.rename_by_default = true;
+    CHECK(remedy::plan_settings(remedy::plan_apply(incident, options))["resource"] == "nvidia.com/gpu.shared");
+  }
+  SUBCASE("a plan without the config step says nothing of replicas") {
+    remedy::Plan plan;
+    plan.steps.push_back(remedy::plan_nodes_label(incident, options.nodes));
+    const nlohmann::json settings = remedy::plan_settings(plan);
+    CHECK_FALSE(settings.contains("replicas"));
+    CHECK(settings["nodes"].size() == 2);
+  }
+}
+
+TEST_CASE("remedy::choose_verify_settings: --node wins over the journal's nodes") {
+  AppliedSettings journal = source("journal /j", 4);
+  journal.nodes = {"gpu-1", "gpu-2"};
+  remedy::SettingFlags flags;
+  flags.nodes = {"gpu-3"};
+  const remedy::VerifySettings chosen = choose_verify_settings(flags, journal, std::nullopt, "");
+  CHECK(chosen.nodes == std::vector<std::string>{"gpu-3"});
+  CHECK(chosen.nodes_from == "flag");
+  const remedy::VerifySettings defaulted = choose_verify_settings({}, journal, std::nullopt, "");
+  CHECK(defaulted.nodes == std::vector<std::string>{"gpu-1", "gpu-2"});
+  CHECK(defaulted.nodes_from == "journal /j");
 }

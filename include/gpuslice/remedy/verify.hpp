@@ -42,6 +42,11 @@ struct VerifyOptions {
   int replicas = 2;                 // intended time-slicing replicas per GPU (1 = not shared)
   std::optional<model::Taint> taint; // the GPU taint to expect on nodes and tolerate in workloads
   std::vector<std::string> formerly_pending; // "ns/name" of pods that were Pending before the change
+  // The resource the plugin advertises the shares as; "" or nvidia.com/gpu: every GPU unit in
+  // allocatable counts (whole, shared, MIG), else only this one (e.g. nvidia.com/gpu.shared).
+  std::string resource;
+  // The nodes the change was for (apply's --node/--node-selector); empty: every GPU node.
+  std::vector<std::string> nodes;
 };
 
 struct VerifyReport {
@@ -57,16 +62,20 @@ VerifyReport verify(const Snapshot& snapshot, const VerifyOptions& options);
 
 // How far the cluster is from the goal `apply --wait` waits for: every device-plugin DaemonSet
 // rolled out (observedGeneration current, every pod updated and available), every GPU node's
-// plugin Ready and allocatable = physical × replicas, and no GPU pod Pending.
+// plugin Ready and allocatable = physical × replicas, where GFD runs its replica and sharing
+// labels saying so, and no GPU pod Pending.
 struct RolloutStatus {
   int plugin_daemonsets = 0;
   int daemonsets_rolled_out = 0;
   int gpu_nodes = 0;
   int nodes_advertising = 0; // allocatable as wanted (or the physical count is unknown)
+  int gfd_nodes = 0;         // GPU nodes whose GFD labels are checked (GFD runs)
+  int gfd_labelled = 0;      // … that carry the replicas and sharing labels wanted
   int gpu_pods_pending = 0;
   std::vector<std::string> waiting_for; // one line per unmet condition, e.g. "node/n1 advertises 1, not 4"
   bool done() const { return waiting_for.empty(); }
-  // "plugin rollout 1/1, nodes advertising 2/3 × 4, 3 GPU pod(s) Pending", for a progress line.
+  // "plugin rollout 1/1, GPU nodes advertising × 4: 2/3, [GFD labels × 4: 1/3, ]GPU pods Pending: 3",
+  // for a progress line.
   std::string line(int replicas) const;
 };
 // Pure, like verify().

@@ -9,6 +9,7 @@
 
 #include <gpuslice/model/taints.hpp>
 #include <gpuslice/remedy/execute.hpp>
+#include <gpuslice/remedy/plan.hpp>
 #include <gpuslice/snapshot.hpp>
 
 namespace gpuslice::remedy {
@@ -26,8 +27,15 @@ struct AppliedSettings {
 // The journal header belongs to an `apply` run against this context and server.
 bool is_apply_journal_for(const nlohmann::json& header, const SnapshotMeta& cluster);
 
-// From an apply journal: replicas and resource from the ConfigMap it wrote, the taint it added
-// to nodes (none when it touched nodes without adding one), the nodes it touched.
+// What a plan is for, as the journal header's "settings": {"replicas","resource"} from its
+// time-slicing ConfigMap, {"nodes"} every Node it targets (changed or already right, sorted),
+// {"taint"} the taint it puts on them (null when it targets nodes without one). A field is
+// absent when the plan does not say (e.g. `nodes label` alone has no ConfigMap).
+nlohmann::json plan_settings(const Plan& plan);
+
+// From an apply journal: the header's "settings" (plan_settings), else, for journals written
+// before it, replicas and resource from the ConfigMap it wrote, the taint it added to nodes
+// (none when it touched nodes without adding one), the nodes it changed.
 AppliedSettings settings_from_journal(const JournalFile& journal, const std::string& path);
 
 // From the cluster: the ConfigMap a device plugin DaemonSet mounts (or the ClusterPolicy names)
@@ -50,9 +58,10 @@ struct VerifySettings {
 struct SettingFlags {
   std::optional<int> replicas;
   std::optional<model::Taint> taint;
+  std::vector<std::string> nodes; // --node; empty: not given
 };
 
-// Precedence per setting: flag > journal > config. Throws UsageError when nothing gives the
+// Precedence per setting: flag > journal > config (the config knows no taint or nodes). Throws UsageError when nothing gives the
 // replicas, naming where it looked (`looked` lists those places, e.g. the journal directory).
 VerifySettings choose_verify_settings(const SettingFlags& flags, const std::optional<AppliedSettings>& journal,
                                       const std::optional<AppliedSettings>& config, const std::string& looked);

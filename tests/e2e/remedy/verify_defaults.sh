@@ -73,6 +73,13 @@ check "JSON: the taint apply put on is checked" "$(jq -r '.taint != null and .se
 check "JSON: no gpu-taint row is skipped" \
   "$(jq '[.checks[] | select(.check == "gpu-taint")] | (length > 0) and all(.result == "pass")' "$work/verify.json")" true
 check "JSON: the resource is nvidia.com/gpu" "$(jq -r .settingsFrom.resource "$work/verify.json")" nvidia.com/gpu
+check "JSON: the nodes are the three GPU nodes apply was for, from its journal" \
+  "$(jq -r '"\(.settingsFrom.nodes | length) \(.settingsFrom.nodesFrom == .settingsFrom.replicas)"' "$work/verify.json")" "3 true"
+one=$(jq -r '.settingsFrom.nodes[0]' "$work/verify.json")
+gs verify --node "$one" -o json >"$work/one.json" 2>/dev/null; code=$?
+check "verify --node NODE exits 0" "$code" 0
+check "its node rows are that node's only" \
+  "$(jq -r '[.checks[] | select(.object | startswith("node/")) | .object] | unique | join(" ")' "$work/one.json")" "node/$one"
 
 # Without a journal: the config the plugin now reads; a flag still wins.
 gs verify --journal-dir "$work/empty" -o json >"$work/config.json" 2>/dev/null; code=$?
