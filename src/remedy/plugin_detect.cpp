@@ -42,19 +42,6 @@ std::string template_env(const model::PodSpec& spec, std::string_view name) {
   return "";
 }
 
-// The ConfigMap a DaemonSet-run plugin reads its config from: a configMap volume of a pod that
-// reads a config file, with the config-manager's DEFAULT_CONFIG as the default key.
-std::optional<PluginConfigRef> daemonset_config(const model::DaemonSet& ds) {
-  if (!model::reads_config_file(ds)) return std::nullopt;
-  for (const model::Volume& v : ds.pod_template.spec.volumes) {
-    if (v.config_map.empty()) continue;
-    PluginConfigRef ref{ds.meta.ns, v.config_map, template_env(ds.pod_template.spec, "DEFAULT_CONFIG")};
-    if (ref.default_config.empty() && v.items.size() == 1) ref.default_config = v.items.front();
-    return ref;
-  }
-  return std::nullopt;
-}
-
 ObjectKey manifest_key(const model::ManifestObject& o, const std::string& release_ns) {
   const bool cluster_scoped = api_version_of(o.kind).starts_with("rbac") && o.kind.starts_with("Cluster");
   const bool other_cluster_scoped = o.kind == "Namespace" || o.kind == "CustomResourceDefinition" ||
@@ -104,6 +91,17 @@ DevicePluginInstall install_from_daemonset(const Snapshot& snapshot, const model
 }
 
 } // namespace
+
+std::optional<PluginConfigRef> daemonset_config(const model::DaemonSet& ds) {
+  if (!model::reads_config_file(ds)) return std::nullopt;
+  for (const model::Volume& v : ds.pod_template.spec.volumes) {
+    if (v.config_map.empty()) continue;
+    PluginConfigRef ref{ds.meta.ns, v.config_map, template_env(ds.pod_template.spec, "DEFAULT_CONFIG")};
+    if (ref.default_config.empty() && v.items.size() == 1) ref.default_config = v.items.front();
+    return ref;
+  }
+  return std::nullopt;
+}
 
 std::string_view to_string(PluginInstallKind kind) {
   switch (kind) {

@@ -4,6 +4,8 @@
 // CONFIG_FILE naming it, and a pod-template checksum so the pods restart and read it. Needs no
 // ServiceAccount or RBAC, unlike the config-manager (which reads node labels from the API).
 #include <algorithm>
+#include <string_view>
+#include <vector>
 
 #include <gpuslice/remedy/plugin.hpp>
 
@@ -40,13 +42,16 @@ void mount_upsert(nlohmann::json& list, const nlohmann::json& item, const char* 
   list.push_back(item);
 }
 
-bool is_plugin_main_container(const nlohmann::json& container) {
+// The container that runs `program` (the plugin or GFD, which read CONFIG_FILE), not a
+// config-manager sidecar: by its command, else its name, else its image.
+bool runs_config_reader(const nlohmann::json& container, std::string_view program, std::string_view image) {
   const std::string name = container.value("name", "");
-  if (name.find("sidecar") != std::string::npos || name.find("config-manager") != std::string::npos) return false;
+  if (name.find("sidecar") != std::string::npos || name.find("config-manager") != std::string::npos ||
+      name.ends_with("-init"))
+    return false;
   const nlohmann::json command = container.value("command", nlohmann::json::array());
-  if (!command.empty() && command.front() == "nvidia-device-plugin") return true;
-  return name.find("nvidia-device-plugin") != std::string::npos ||
-         container.value("image", "").find("k8s-device-plugin") != std::string::npos;
+  if (!command.empty() && command.front() == program) return true;
+  return name.find(program) != std::string::npos || container.value("image", "").find(image) != std::string::npos;
 }
 
 } // namespace
@@ -65,14 +70,21 @@ nlohmann::json mount_plugin_config(const nlohmann::json& live_daemonset, const n
                "name");
   nlohmann::json& containers = spec["containers"];
   if (!containers.is_array() || containers.empty()) return out;
-  auto main = std::find_if(containers.begin(), containers.end(), is_plugin_main_container);
-  if (main == containers.end()) main = containers.begin();
-  mount_upsert((*main)["env"], {{"name", "CONFIG_FILE"}, {"value", std::string(k_mounted_config_dir) + "/config.yaml"}},
-               "name");
-  mount_upsert((*main)["volumeMounts"],
-               {{"name", std::string(k_mounted_config_volume)}, {"mountPath", std::string(k_mounted_config_dir)},
-                {"readOnly", true}},
-               "name");
+  // The plugin and GFD each read CONFIG_FILE; the chart's older layout runs both in one pod.
+  std::vector<nlohmann::json*> readers;
+  for (nlohmann::json& container : containers)
+    if (runs_config_reader(container, "nvidia-device-plugin", "k8s-device-plugin") ||
+        runs_config_reader(container, "gpu-feature-discovery", "gpu-feature-discovery"))
+      readers.push_back(&container);
+  if (readers.empty()) readers.push_back(&containers.front());
+  for (nlohmann::json* reader : readers) {
+    mount_upsert((*reader)["env"],
+                 {{"name", "CONFIG_FILE"}, {"value", std::string(k_mounted_config_dir) + "/config.yaml"}}, "name");
+    mount_upsert((*reader)["volumeMounts"],
+                 {{"name", std::string(k_mounted_config_volume)}, {"mountPath", std::string(k_mounted_config_dir)},
+                  {"readOnly", true}},
+                 "name");
+  }
   return out;
 }
 

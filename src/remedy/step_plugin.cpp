@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include <gpuslice/error.hpp>
+#include <gpuslice/model/addons.hpp>
 #include <gpuslice/remedy/plan.hpp>
 #include <gpuslice/remedy/plugin.hpp>
 
@@ -72,6 +73,58 @@ bool daemonset_wired(const model::DaemonSet& ds, const DevicePluginInstall& inst
     return v.name == k_mounted_config_volume && v.config_map == target.configmap &&
            v.items == std::vector<std::string>{target.key};
   });
+}
+
+// GFD reads the same config file as the plugin; re-pointed the same way (the chart wires both to
+// config.name), so its nvidia.com/gpu.replicas and sharing labels follow the plugin's.
+bool gfd_reads_target(const model::DaemonSet& ds, const PluginTarget& target) {
+  const auto checksum = ds.pod_template.annotations.find(std::string(k_config_checksum_annotation));
+  if (checksum == ds.pod_template.annotations.end() || checksum->second != target.checksum) return false;
+  const std::optional<PluginConfigRef> reads = daemonset_config(ds);
+  if (reads && reads->ns == target.ns && reads->configmap == target.configmap && reads->default_config == target.key)
+    return true;
+  return std::any_of(ds.pod_template.spec.volumes.begin(), ds.pod_template.spec.volumes.end(), [&](const model::Volume& v) {
+    return v.name == k_mounted_config_volume && v.config_map == target.configmap &&
+           v.items == std::vector<std::string>{target.key};
+  });
+}
+
+bool step_removes(const Step& step, const model::DaemonSet& ds) {
+  return std::any_of(step.changes.begin(), step.changes.end(), [&](const Change& c) {
+    return c.action == Action::remove && c.target.kind == "DaemonSet" && c.target.ns == ds.meta.ns &&
+           c.target.name == ds.meta.name;
+  });
+}
+
+// Patches every GFD DaemonSet the plan keeps (not the operator's: its ClusterPolicy config is
+// GFD's too) to read the target; one in another namespace cannot mount it and is named.
+void add_gfd_repoints(Step& step, const Snapshot& snapshot, const PluginTarget& target) {
+  for (const model::DaemonSet& ds : snapshot.daemonsets) {
+    // Ours (a native install with --gfd) is wired by its manifest, which the install step re-applies.
+    if (model::recognise_gpu_addon(ds) != model::GpuAddon::feature_discovery || model::is_operator_managed(ds.meta) ||
+        ds.meta.label("app.kubernetes.io/managed-by") == "kubectl-gpuslice" || step_removes(step, ds))
+      continue;
+    if (ds.meta.ns != target.ns) {
+      step.notes.push_back(fmt::format("GFD DaemonSet {}/{} cannot mount the ConfigMap in {}: its nvidia.com/gpu.replicas "
+                                       "labels keep the old count (pass --config-namespace {} to re-point it too)",
+                                       ds.meta.ns, ds.meta.name, target.ns, ds.meta.ns));
+      continue;
+    }
+    Change change;
+    change.action = Action::patch;
+    change.target = target_for("DaemonSet", ds.meta.ns, ds.meta.name);
+    change.edit = Edit{EditKind::mount_plugin_config,
+                       {{"configmap", target.configmap}, {"key", target.key}, {"checksum", target.checksum}}};
+    change.before = model::to_json(ds);
+    change.before["metadata"].erase("resourceVersion");
+    change.before.erase("status");
+    change.changed = !gfd_reads_target(ds, target);
+    change.after = apply_edit(*change.edit, change.before);
+    step.changes.push_back(std::move(change));
+    step.notes.push_back(fmt::format("GFD DaemonSet {}/{} reads the same ConfigMap {} key {}, so its "
+                                     "nvidia.com/gpu.replicas and sharing-strategy labels follow the plugin's",
+                                     ds.meta.ns, ds.meta.name, target.configmap, target.key));
+  }
 }
 
 void add_reconfigure(Step& step, const Snapshot& snapshot, const DevicePluginInstall& install, const PluginTarget& target,
@@ -236,6 +289,12 @@ Step plan_plugin_step(const Snapshot& snapshot, const ConfigApplyOptions& config
     step.notes.push_back("--strategy reconfigure: no installed plugin to re-point; nothing is installed");
     install_native = false;
   }
+  // GFD follows the plugin where we wire the plugin through a DaemonSet (not on the host, not the
+  // operator's: its ClusterPolicy config is GFD's too).
+  const bool via_daemonset = std::none_of(installs.begin(), installs.end(), [](const DevicePluginInstall& i) {
+    return i.kind == PluginInstallKind::host || i.kind == PluginInstallKind::gpu_operator;
+  });
+  if (via_daemonset && (install_native || !how.empty())) add_gfd_repoints(step, snapshot, target);
   if (install_native) {
     if (options.helm_installer) {
       installs_with_helm = true;

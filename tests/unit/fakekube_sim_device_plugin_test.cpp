@@ -53,12 +53,20 @@ Json plugin_with_config_map(const std::string& cm, const std::string& key) {
       Json::array({{{"name", "ts"}, {"configMap", {{"name", cm}}}}}));
 }
 
-Json gfd_daemonset() {
-  return fakekube_sim_test::make_daemonset(
-      k_plugin_ns, "gfd",
-      {{"containers", Json::array({{{"name", "gpu-feature-discovery"},
-                                    {"image", "nvcr.io/nvidia/k8s-device-plugin:v0.17.1"},
-                                    {"command", Json::array({"gpu-feature-discovery"})}}})}});
+// GFD in a DaemonSet of its own; with `cm`, reading CONFIG_FILE from that ConfigMap's `key`, as
+// the plugin does.
+Json gfd_daemonset(const std::string& cm = "", const std::string& key = "") {
+  Json container = {{"name", "gpu-feature-discovery"},
+                    {"image", "nvcr.io/nvidia/k8s-device-plugin:v0.17.1"},
+                    {"command", Json::array({"gpu-feature-discovery"})}};
+  Json spec = Json::object();
+  if (!cm.empty()) {
+    container["env"] = Json::array({{{"name", "CONFIG_FILE"}, {"value", "/etc/ts/" + key}}});
+    container["volumeMounts"] = Json::array({{{"name", "ts"}, {"mountPath", "/etc/ts"}}});
+    spec["volumes"] = Json::array({{{"name", "ts"}, {"configMap", {{"name", cm}}}}});
+  }
+  spec["containers"] = Json::array({std::move(container)});
+  return fakekube_sim_test::make_daemonset(k_plugin_ns, "gfd", spec);
 }
 
 Json gpu_node(const std::string& name, const std::string& instance_type, int capacity) {
@@ -231,18 +239,25 @@ TEST_CASE("fakekube::sim::run_device_plugin writes the GFD labels") {
   setup_namespace(cluster);
   cluster.api.load(gpu_node("gpu", "g4dn.xlarge", 1));
   cluster.create(k_plugin_cms, config_map("ts", {{"any", time_slicing(4)}, {"renamed", time_slicing(4, true)}}));
-  cluster.create(k_plugin_ds, gfd_daemonset());
-  std::string product, replicas, strategy, resource = "nvidia.com/gpu";
+  std::string product, replicas, strategy, resource = "nvidia.com/gpu", slots = "4";
   SUBCASE("time-slicing") {
     cluster.create(k_plugin_ds, plugin_with_config_map("ts", "any"));
+    cluster.create(k_plugin_ds, gfd_daemonset("ts", "any"));
     product = "Tesla-T4-SHARED", replicas = "4", strategy = "time-slicing";
   }
   SUBCASE("time-slicing, renamed: no -SHARED suffix") {
     cluster.create(k_plugin_ds, plugin_with_config_map("ts", "renamed"));
+    cluster.create(k_plugin_ds, gfd_daemonset("ts", "renamed"));
     product = "Tesla-T4", replicas = "4", strategy = "time-slicing", resource = "nvidia.com/gpu.shared";
   }
   SUBCASE("no sharing") {
     cluster.create(k_plugin_ds, plugin_daemonset("plugin", plugin_container()));
+    cluster.create(k_plugin_ds, gfd_daemonset());
+    product = "Tesla-T4", replicas = "1", strategy = "none", slots = "1";
+  }
+  SUBCASE("the plugin time-sliced, GFD reading no config: GFD labels what it read, not what the plugin did") {
+    cluster.create(k_plugin_ds, plugin_with_config_map("ts", "any"));
+    cluster.create(k_plugin_ds, gfd_daemonset());
     product = "Tesla-T4", replicas = "1", strategy = "none";
   }
   cluster.tick(3);
@@ -253,7 +268,7 @@ TEST_CASE("fakekube::sim::run_device_plugin writes the GFD labels") {
   CHECK(labels["nvidia.com/gpu.sharing-strategy"] == strategy);
   CHECK(labels["nvidia.com/gpu.memory"] == "15360"); // NVML's T4, not EC2's nominal 16384
   CHECK(labels["nvidia.com/gpu.family"] == "turing");
-  CHECK(allocatable(cluster, "gpu", resource) == (replicas == "4" ? "4" : "1"));
+  CHECK(allocatable(cluster, "gpu", resource) == slots);
 }
 
 TEST_CASE("fakekube::sim::run_kubelet: a plugin on a node without GPUs exits unless failOnInitError is false") {

@@ -249,3 +249,98 @@ TEST_CASE("remedy::rollout_status judges the plugin by its pods on GPU nodes, no
     CHECK(remedy::rollout_status(s, options).daemonsets_rolled_out == 0);
   }
 }
+
+namespace {
+
+// The chart's GFD DaemonSet beside the incident's Helm plugin, reading no config yet.
+nlohmann::json chart_gfd(const std::string& ns) {
+  return DaemonSetBuilder(ns, "nvdp-nvidia-device-plugin-gpu-feature-discovery")
+      .container("gpu-feature-discovery-ctr", k_step_image)
+      .command({"gpu-feature-discovery"})
+      .json();
+}
+
+bool reads_mounted_config(const nlohmann::json& container) {
+  bool env = false;
+  bool mount = false;
+  for (const nlohmann::json& e : container.value("env", nlohmann::json::array()))
+    env = env || (e["name"] == "CONFIG_FILE" && e["value"] == "/etc/gpuslice/time-slicing/config.yaml");
+  for (const nlohmann::json& m : container.value("volumeMounts", nlohmann::json::array()))
+    mount = mount || m["name"] == std::string(remedy::k_mounted_config_volume);
+  return env && mount;
+}
+
+} // namespace
+
+TEST_CASE("remedy::plan_plugin_install re-points GFD with the plugin, once, so its labels follow") {
+  Snapshot s = plugin_incident();
+  s.daemonsets.push_back(model::daemonset_from_json(chart_gfd("nvidia-device-plugin")));
+  const remedy::Step step = remedy::plan_plugin_install(s, four_replicas(), {});
+  CHECK(step_lines(step) ==
+        std::vector<std::string>{"patch DaemonSet/nvidia-device-plugin/nvdp-nvidia-device-plugin",
+                                 "patch DaemonSet/nvidia-device-plugin/nvdp-nvidia-device-plugin-gpu-feature-discovery"});
+  const remedy::Change& gfd = step.changes.back();
+  CHECK(reads_mounted_config(gfd.after["spec"]["template"]["spec"]["containers"][0]));
+  CHECK(gfd.after["spec"]["template"]["metadata"]["annotations"][std::string(remedy::k_config_checksum_annotation)] ==
+        step.changes.front().after["spec"]["template"]["metadata"]["annotations"][std::string(remedy::k_config_checksum_annotation)]);
+  CHECK(std::any_of(step.notes.begin(), step.notes.end(), [](const std::string& n) {
+    return n.find("GFD DaemonSet nvidia-device-plugin/nvdp-nvidia-device-plugin-gpu-feature-discovery reads the same "
+                  "ConfigMap time-slicing-config key any") != std::string::npos;
+  }));
+  // After both edits the next plan changes nothing (a second apply writes no journal).
+  for (const remedy::Change& change : step.changes) replace_daemonset(s, change.after);
+  const remedy::Step again = remedy::plan_plugin_install(s, four_replicas(), {});
+  CHECK(step_lines(again) ==
+        std::vector<std::string>{"patch DaemonSet/nvidia-device-plugin/nvdp-nvidia-device-plugin (unchanged)",
+                                 "patch DaemonSet/nvidia-device-plugin/nvdp-nvidia-device-plugin-gpu-feature-discovery "
+                                 "(unchanged)"});
+  SUBCASE("a GFD in another namespace cannot mount the ConfigMap: named, not patched") {
+    Snapshot other = plugin_incident();
+    other.daemonsets.push_back(model::daemonset_from_json(chart_gfd("gfd")));
+    const remedy::Step planned = remedy::plan_plugin_install(other, four_replicas(), {});
+    CHECK(planned.changes.size() == 1);
+    CHECK(std::any_of(planned.notes.begin(), planned.notes.end(), [](const std::string& n) {
+      return n.find("GFD DaemonSet gfd/nvdp-nvidia-device-plugin-gpu-feature-discovery cannot mount the ConfigMap in "
+                    "nvidia-device-plugin") != std::string::npos;
+    }));
+  }
+}
+
+TEST_CASE("remedy::mount_plugin_config mounts the config into the plugin and a GFD container of one pod") {
+  const nlohmann::json combined = DaemonSetBuilder("nvidia", "nvdp")
+                                      .container("nvidia-device-plugin-ctr", k_step_image)
+                                      .container("gpu-feature-discovery", "nvcr.io/nvidia/gpu-feature-discovery:v0.8.2")
+                                      .container("gpu-feature-discovery-sidecar", k_step_image)
+                                      .json();
+  const nlohmann::json out = remedy::mount_plugin_config(combined, {{"configmap", "ts"}, {"key", "any"}, {"checksum", "c"}});
+  const nlohmann::json& containers = out["spec"]["template"]["spec"]["containers"];
+  CHECK(reads_mounted_config(containers[0]));
+  CHECK(reads_mounted_config(containers[1]));
+  CHECK_FALSE(reads_mounted_config(containers[2])); // the config-manager sidecar reads the ConfigMap itself
+  CHECK(remedy::mount_plugin_config(out, {{"configmap", "ts"}, {"key", "any"}, {"checksum", "c"}}) == out);
+}
+
+TEST_CASE("remedy::rollout_status waits for GFD's labels where GFD runs") {
+  Snapshot s;
+  s.nodes.push_back(NodeBuilder("gpu-a").instance_type("g4dn.xlarge").gpus(4).gfd("Tesla-T4", 1, 1).build());
+  s.daemonsets.push_back(model::daemonset_from_json(chart_gfd("nvidia")));
+  remedy::VerifyOptions options;
+  options.replicas = 4;
+  const remedy::RolloutStatus stale = remedy::rollout_status(s, options);
+  CHECK(stale.gfd_nodes == 1);
+  CHECK(stale.gfd_labelled == 0);
+  CHECK(stale.line(4).find("GFD labels × 4: 0/1") != std::string::npos);
+  CHECK(std::any_of(stale.waiting_for.begin(), stale.waiting_for.end(),
+                    [](const std::string& w) { return w.starts_with("gfd-labels node/gpu-a"); }));
+  s.nodes[0] = NodeBuilder("gpu-a").instance_type("g4dn.xlarge").gpus(4).gfd("Tesla-T4-SHARED", 1, 4).build();
+  const remedy::RolloutStatus labelled = remedy::rollout_status(s, options);
+  CHECK(labelled.gfd_labelled == 1);
+  CHECK(std::none_of(labelled.waiting_for.begin(), labelled.waiting_for.end(),
+                     [](const std::string& w) { return w.starts_with("gfd-labels"); }));
+  // No GFD running: its stale labels are not waited for, and the line does not mention them.
+  s.daemonsets.clear();
+  s.nodes[0] = NodeBuilder("gpu-a").instance_type("g4dn.xlarge").gpus(4).gfd("Tesla-T4", 1, 1).build();
+  const remedy::RolloutStatus without = remedy::rollout_status(s, options);
+  CHECK(without.gfd_nodes == 0);
+  CHECK(without.line(4).find("GFD") == std::string::npos);
+}

@@ -138,13 +138,18 @@ nlohmann::json reconfigure_patch(const model::DaemonSet& daemonset, const Plugin
 // everything else kept. The input is not modified. Same errors as reconfigure_patch.
 nlohmann::json reconfigure_daemonset(const nlohmann::json& live_daemonset, const PluginInstallOptions& options);
 
-// The live plugin DaemonSet re-pointed at a ConfigMap key without a config-manager: `edit`
-// is {"configmap","key","checksum"}; the key is mounted as k_mounted_config_dir/config.yaml
-// in the plugin container, CONFIG_FILE names it, and the pod template gets the checksum
+// The live plugin (or GFD) DaemonSet re-pointed at a ConfigMap key without a config-manager:
+// `edit` is {"configmap","key","checksum"}; the key is mounted as k_mounted_config_dir/config.yaml
+// in the plugin container and in a gpu-feature-discovery container (GFD reads the same file the
+// same way), CONFIG_FILE names it, and the pod template gets the checksum
 // annotation (a new value rolls the pods). Entries that already hold what is wanted are kept
 // as they are (server defaults included), so applying it twice changes nothing the second
 // time. The input is not modified.
 nlohmann::json mount_plugin_config(const nlohmann::json& live_daemonset, const nlohmann::json& edit);
+
+// The ConfigMap a DaemonSet-run plugin or GFD reads its config from now: a configMap volume of a
+// pod that reads a config file, with the config-manager's DEFAULT_CONFIG as the default key.
+std::optional<PluginConfigRef> daemonset_config(const model::DaemonSet& ds);
 
 // The helm command that reconfigures (or installs) a release on the official chart:
 // `helm upgrade --install <release> nvdp/nvidia-device-plugin -n <ns> --version <chart>

@@ -18,6 +18,10 @@
 #             are refused before any write; SIGINT/SIGTERM mid-smoke; nothing of it is ever left
 #   gfd       a native install with --gfd (--strategy replace): GFD labels the GPU nodes, verify's
 #             gfd-labels rows pass instead of being skipped, undo removes GFD again
+#   gfd_stale stale GFD labels (replicas=1) and no GFD: bare verify exits 0, its gfd-labels rows
+#             skipped with GS408's fix; diagnose names GS408
+#   gfd_running the chart's GFD DaemonSet running without a config: apply re-points it with the
+#             plugin, --wait waits for its labels (4/time-slicing), verify's rows pass, undo restores it
 #   sim_apply.sh --gpuslice BIN --fakekube BIN --scenario FILE [--case NAME]
 set -uo pipefail
 source "$(dirname "$0")/../lib/harness.sh"
@@ -92,6 +96,30 @@ elif case == "operator":  # the GPU Operator's DaemonSet, owned by its ClusterPo
                              "updateStrategy": {"type": "RollingUpdate"},
                              "template": {"metadata": {"labels": {"app": "nvidia-device-plugin-daemonset"}},
                                           "spec": spec}}})
+if case in ("gfd_stale", "gfd_running"):  # GFD's labels on the GPU nodes, from a GFD long gone
+    for o in objects:
+        labels = o["metadata"].get("labels", {}) if o["kind"] == "Node" else {}
+        if "k8s.amazonaws.com/accelerator" in labels:
+            labels.update({"nvidia.com/gpu.product": "Tesla-T4", "nvidia.com/gpu.count": "1",
+                           "nvidia.com/gpu.replicas": "1", "nvidia.com/gpu.sharing-strategy": "none",
+                           "nvidia.com/gpu.memory": "15360"})
+if case == "gfd_running":  # … or the chart's GFD DaemonSet, still running, reading no config
+    gfd_labels = {"app.kubernetes.io/name": "gpu-feature-discovery", "app.kubernetes.io/instance": "nvdp"}
+    objects.append({"apiVersion": "apps/v1", "kind": "DaemonSet",
+                    "metadata": {"name": "nvdp-nvidia-device-plugin-gpu-feature-discovery",
+                                 "namespace": "nvidia-device-plugin",
+                                 "labels": {**gfd_labels, "app.kubernetes.io/managed-by": "Helm"},
+                                 "annotations": {"meta.helm.sh/release-name": "nvdp",
+                                                 "meta.helm.sh/release-namespace": "nvidia-device-plugin"}},
+                    "spec": {"selector": {"matchLabels": gfd_labels},
+                             "updateStrategy": {"type": "RollingUpdate"},
+                             "template": {"metadata": {"labels": gfd_labels},
+                                          "spec": {"nodeSelector": {"k8s.amazonaws.com/accelerator": "nvidia-tesla-t4"},
+                                                   "tolerations": [{"key": "nvidia.com/gpu", "operator": "Exists",
+                                                                    "effect": "NoSchedule"}],
+                                                   "containers": [{"name": "gpu-feature-discovery-ctr",
+                                                                   "image": "nvcr.io/nvidia/k8s-device-plugin:v0.19.0",
+                                                                   "command": ["gpu-feature-discovery"]}]}}}})
 # A user who may read everything and write everything apply writes except DaemonSets.
 objects.append({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
                 "metadata": {"name": "no-daemonsets"},
@@ -193,6 +221,7 @@ full_run() { # the Done-when sequence; $1 = extra apply flags
   start_simulation "$work/scenario.json"
   settle
   dump >"$work/start.json" || { echo "kubectl cannot read fakekube"; exit 1; }
+  if declare -F at_start >/dev/null; then at_start; fi
   check "[$case_name] GPU pods are Pending at the start" "$(pending_gpu_pods)" 4
 
   gs diagnose >"$work/diagnose.txt" 2>&1; code=$?
@@ -227,8 +256,8 @@ full_run() { # the Done-when sequence; $1 = extra apply flags
   check "[$case_name] no GPU pod is Pending" "$(pending_gpu_pods)" 0
   cp "$work/requests.jsonl" "$work/apply-requests.jsonl"
 
-  gs verify --replicas 4 >"$work/verify.txt" 2>&1; code=$?
-  check "[$case_name] verify --replicas 4 exits 0" "$code" 0
+  gs verify >"$work/verify.txt" 2>&1; code=$?
+  check "[$case_name] verify, no flags (what apply did), exits 0" "$code" 0
   [[ $code == 0 ]] || cat "$work/verify.txt"
   if declare -F after_verify >/dev/null; then after_verify; fi
   gs diagnose >"$work/diagnose2.txt" 2>&1; code=$?
@@ -417,6 +446,41 @@ case $case_name in
     full_run --strategy replace --gfd
     check "[gfd] undo removed GFD" \
       "$(k get daemonsets -A -o name | grep -c 'gpu-feature-discovery')" 0
+    ;;
+  gfd_stale)
+    after_verify() {
+      gs verify -o json >"$work/verify-gfd.json" 2>&1
+      check "[gfd_stale] verify's gfd-labels rows are skipped, not failed" \
+        "$(jq -r '[.checks[] | select(.check == "gfd-labels") | .result] | join(" ")' "$work/verify-gfd.json")" \
+        "skipped skipped skipped"
+      check "[gfd_stale] each says the labels are stale, GS408, and the fix" \
+        "$(jq '[.checks[] | select(.check == "gfd-labels") | select(.detail | test("^stale GFD labels, gpu-feature-discovery is not running \\(GS408\\): kubectl label node ip-.* nvidia.com/gpu.replicas- .*\\(or apply --gfd\\)$"))] | length' "$work/verify-gfd.json")" 3
+      gs diagnose >"$work/diagnose-gfd.txt" 2>&1
+      check "[gfd_stale] diagnose names the stale labels (GS408)" "$(grep -c 'GS408' "$work/diagnose-gfd.txt" | sed 's/^[1-9][0-9]*$/yes/')" yes
+    }
+    full_run
+    ;;
+  gfd_running)
+    gfd_labels() {
+      k get nodes -l k8s.amazonaws.com/accelerator -o json |
+        jq -r '[.items[].metadata.labels | (.["nvidia.com/gpu.replicas"] // "-") + "/" + (.["nvidia.com/gpu.sharing-strategy"] // "-")] | join(" ")'
+    }
+    at_start() { check "[gfd_running] before apply GFD labels what it reads: 1 replica, none" "$(gfd_labels)" "1/none 1/none 1/none"; }
+    after_verify() {
+      local labels
+      labels=$(k get nodes -l k8s.amazonaws.com/accelerator -o json |
+        jq -r '[.items[].metadata.labels | (.["nvidia.com/gpu.replicas"] // "-") + "/" + (.["nvidia.com/gpu.sharing-strategy"] // "-")] | join(" ")')
+      check "[gfd_running] GFD, re-pointed with the plugin, labels 4 replicas, time-slicing" "$labels" \
+        "4/time-slicing 4/time-slicing 4/time-slicing"
+      check "[gfd_running] the plan patched the GFD DaemonSet" \
+        "$(grep -c 'DaemonSet/nvidia-device-plugin/nvdp-nvidia-device-plugin-gpu-feature-discovery' "$work/apply.txt" | sed 's/^[1-9][0-9]*$/yes/')" yes
+      check "[gfd_running] apply --wait waited for the GFD labels" \
+        "$(grep -c 'Time-slicing is in effect after .*GFD labels × 4: 3/3' "$work/apply.err")" 1
+      gs verify -o json >"$work/verify-gfd.json" 2>&1
+      check "[gfd_running] verify's gfd-labels rows pass" \
+        "$(jq -r '[.checks[] | select(.check == "gfd-labels") | .result] | join(" ")' "$work/verify-gfd.json")" "pass pass pass"
+    }
+    full_run
     ;;
   *) echo "unknown case $case_name"; exit 2 ;;
 esac

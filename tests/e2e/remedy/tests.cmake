@@ -11,7 +11,7 @@ endif()
 # The Done-when sequence under `fakekube --simulate` (tests/e2e/remedy/sim_apply.sh), one test
 # per variant of the plugin install and per failure mode.
 if(TARGET fakekube AND TARGET kubectl-gpuslice)
-  foreach(variant IN ITEMS helm static replace operator rbac fault sigint smoke gfd)
+  foreach(variant IN ITEMS helm static replace operator rbac fault sigint smoke gfd gfd_stale gfd_running)
     add_test(NAME e2e_remedy_sim_apply_${variant}
       COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/sim_apply.sh
         --gpuslice $<TARGET_FILE:kubectl-gpuslice> --fakekube $<TARGET_FILE:fakekube>

@@ -3,7 +3,9 @@
 // while a Ready plugin pod runs on it, as physical × the replicas that pod loaded (renamed to
 // nvidia.com/gpu.shared under renameByDefault); without one, allocatable drops to 0 and
 // capacity stays (the kubelet marks the devices unhealthy). A Ready GFD pod keeps the GFD
-// labels current. Bottlerocket nodes run the plugin on the host and are left alone.
+// labels current from the config GFD itself loaded (not the plugin's: re-pointing only the
+// plugin leaves replicas=1 on the node). Bottlerocket nodes run the plugin on the host and are
+// left alone.
 #include <string_view>
 #include <utility>
 
@@ -100,13 +102,13 @@ void run_device_plugin(TickContext& context) {
     const long long physical = physical_gpus(context, node);
     if (physical <= 0) continue;
     const PluginRuntime* plugin = nullptr;
-    bool gfd = false;
+    const PluginRuntime* gfd = nullptr; // the config a Ready GFD on the node loaded
     for (const json& pod : pods_by_node[name]) {
-      if (gpu_pod_role(pod) == GpuPodRole::feature_discovery) {
-        gfd = true;
-        continue;
-      }
-      auto loaded = context.memory.plugins.find(pod["metadata"].value("uid", std::string()));
+      const std::string uid = pod["metadata"].value("uid", std::string());
+      auto labeller = context.memory.gfds.find(uid);
+      if (labeller != context.memory.gfds.end()) gfd = &labeller->second;
+      if (gpu_pod_role(pod) != GpuPodRole::device_plugin) continue;
+      auto loaded = context.memory.plugins.find(uid);
       if (loaded != context.memory.plugins.end()) plugin = &loaded->second;
     }
     json status = node["status"];
@@ -132,9 +134,9 @@ void run_device_plugin(TickContext& context) {
       node["status"] = status;
       context.store.update(k_nodes, node, "kubelet", true);
     }
-    if (gfd) {
+    if (gfd != nullptr) {
       std::optional<json> fresh = context.store.get(k_nodes, "", name);
-      if (fresh) write_gfd_labels(context, *fresh, physical, plugin ? *plugin : PluginRuntime{});
+      if (fresh) write_gfd_labels(context, *fresh, physical, *gfd);
     }
   }
 }

@@ -85,6 +85,16 @@ void start_pod(TickContext& context, json pod, const json& node, const std::stri
       message = runtime.failure_message;
     }
   }
+  if (mode.empty() && runs_gfd(pod)) {
+    // GFD loads its own config file (a missing one stops it as it stops the plugin).
+    const PluginRuntime gfd = resolve_gfd_config(context.store, pod, node);
+    if (gfd.ok) {
+      context.memory.gfds[uid] = gfd;
+    } else {
+      mode = gfd.failure;
+      message = gfd.failure_message;
+    }
+  }
   json& status = pod["status"];
   if (!status.contains("startTime")) status["startTime"] = now;
   status["hostIP"] = node_ip(node);
@@ -170,6 +180,10 @@ void run_kubelet(TickContext& context) {
       if (gpu_pod_role(pod) == GpuPodRole::device_plugin && !context.memory.plugins.count(uid)) {
         PluginRuntime runtime = resolve_plugin_config(context.store, pod, node->second);
         context.memory.plugins[uid] = runtime.ok ? runtime : PluginRuntime{};
+      }
+      if (runs_gfd(pod) && !context.memory.gfds.count(uid)) {
+        PluginRuntime gfd = resolve_gfd_config(context.store, pod, node->second);
+        context.memory.gfds[uid] = gfd.ok ? gfd : PluginRuntime{};
       }
       continue;
     }

@@ -50,6 +50,7 @@ struct Simulation::Memory {
   std::map<std::string, sim::EventRecord> scheduler_events; // pod uid → its FailedScheduling series
   std::map<std::string, sim::EventRecord> autoscaler_events; // pod uid + "/" + reason
   std::map<std::string, sim::PluginRuntime> plugins;         // plugin pod uid → loaded config
+  std::map<std::string, sim::PluginRuntime> gfds;            // GFD pod uid → the config GFD loaded
   std::map<std::string, long long> initial_gpus;             // node → GPU capacity at first sight
   std::map<std::string, std::uint64_t> crash_ticks;          // pod uid → tick of the last restart
   std::map<std::string, int> group_sizes;                    // node group → current target size

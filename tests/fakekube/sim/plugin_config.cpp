@@ -192,9 +192,13 @@ bool plugin_fails_on_init_error(const json& pod) {
   return true;
 }
 
-PluginRuntime resolve_plugin_config(const StoreAccess& store, const json& pod, const json& node) {
+namespace {
+
+// The config the first container of `pod` that `reads` picks would load on `node`.
+PluginRuntime resolve_config_of(const StoreAccess& store, const json& pod, const json& node,
+                                bool (*reads)(const json& container)) {
   for (const json& container : pod["spec"].value("containers", json::array())) {
-    if (!is_plugin_container(container)) continue;
+    if (!reads(container)) continue;
     std::string path = env_value(container, "CONFIG_FILE");
     if (path.empty()) path = config_file_argument(container);
     if (path.empty()) return PluginRuntime{}; // no config: whole GPUs
@@ -222,6 +226,21 @@ PluginRuntime resolve_plugin_config(const StoreAccess& store, const json& pod, c
                                           ": no such file or directory");
   }
   return PluginRuntime{};
+}
+
+} // namespace
+
+PluginRuntime resolve_plugin_config(const StoreAccess& store, const json& pod, const json& node) {
+  return resolve_config_of(store, pod, node, is_plugin_container);
+}
+
+bool runs_gfd(const json& pod) {
+  const json containers = pod.value("spec", json::object()).value("containers", json::array());
+  return std::any_of(containers.begin(), containers.end(), is_gfd_container);
+}
+
+PluginRuntime resolve_gfd_config(const StoreAccess& store, const json& pod, const json& node) {
+  return resolve_config_of(store, pod, node, is_gfd_container);
 }
 
 } // namespace fakekube::sim

@@ -21,6 +21,16 @@ GpuPodRole gpu_pod_role(const nlohmann::json& pod);
 PluginRuntime resolve_plugin_config(const StoreAccess& store, const nlohmann::json& pod,
                                     const nlohmann::json& node);
 
+// Whether a container of `pod` runs gpu-feature-discovery (its own DaemonSet, or beside the
+// plugin in one pod).
+bool runs_gfd(const nlohmann::json& pod);
+
+// The config GFD in `pod` would load on `node` now: GFD reads CONFIG_FILE / --config-file as the
+// plugin does, from its own container, so its replica labels follow only the config it is wired
+// to (none: replicas 1).
+PluginRuntime resolve_gfd_config(const StoreAccess& store, const nlohmann::json& pod,
+                                 const nlohmann::json& node);
+
 // The node's physical GPUs, strongest source first: the sim.fakekube.io/physical-gpus
 // annotation, GFD's nvidia.com/gpu.count, the instance-type catalog, the nvidia.com/gpu
 // capacity when the simulation first saw the node (device_plugin.cpp).
