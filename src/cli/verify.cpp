@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // `verify`: is time-slicing in effect? Reads the cluster (or files), runs the check matrix (and
 // with --smoke, the smoke Deployment), prints it; exit 0 when no check failed, 1 otherwise
-// (DESIGN §4.1).
+// (DESIGN §4.1). With --watch it keeps checking as nodes join and judges the last round.
 #include <fmt/format.h>
 
 #include <gpuslice/remedy/verify.hpp>
 #include <gpuslice/report/verify.hpp>
 
+#include "cli/apply_run.hpp"
 #include "cli/commands.hpp"
 #include "cli/output_flags.hpp"
 #include "cli/snapshot_source.hpp"
@@ -33,13 +34,38 @@ void print_verify(const remedy::VerifyReport& result, const ValidVerifyFlags& va
   env.out << (valid.format == report::Format::json ? out.dump(2) + "\n" : report::to_yaml(out));
 }
 
+// --watch: re-reads the cluster every k_watch_poll until the duration is over (or SIGINT/SIGTERM),
+// saying on stderr what changed each round; returns the last round's snapshot and report.
+constexpr std::chrono::seconds k_watch_poll{5};
+
+remedy::VerifyReport watch_verify(Snapshot& snapshot, remedy::VerifyReport report, const ValidVerifyFlags& valid,
+                                  const GlobalFlags& global, Env& env) {
+  const StopSignals signals;
+  const auto deadline = std::chrono::steady_clock::now() + *valid.watch;
+  const auto stamp = [] { return model::format_time(std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now())); };
+  if (!global.quiet)
+    env.err << fmt::format("{} watching for {}s: {} failed, {} passed\n", stamp(), valid.watch->count(),
+                           report.count(remedy::CheckResult::fail), report.count(remedy::CheckResult::pass));
+  while (!stop_signal_received() && std::chrono::steady_clock::now() + k_watch_poll <= deadline) {
+    sleep_unless_stopped(k_watch_poll);
+    if (stop_signal_received()) break;
+    snapshot = read_snapshot({}, false, global, env);
+    remedy::VerifyReport next = remedy::verify(snapshot, valid.options);
+    if (!global.quiet)
+      for (const std::string& line : remedy::report_changes(report, next)) env.err << stamp() << " " << line << "\n";
+    report = std::move(next);
+  }
+  return report;
+}
+
 ExitCode run_verify(const VerifyFlags& flags, const GlobalFlags& global, Env& env) {
   ValidVerifyFlags valid = validate_verify_flags(flags); // before any request
   // All namespaces unless -n: GPU workloads anywhere share the GPU nodes.
-  const Snapshot snapshot = read_snapshot(flags.from_files, false, global, env);
+  Snapshot snapshot = read_snapshot(flags.from_files, false, global, env);
   const remedy::VerifySettings settings = resolve_verify_settings(valid.given, snapshot, flags.journal_dir);
   use_verify_settings(valid, settings);
   remedy::VerifyReport result = remedy::verify(snapshot, valid.options);
+  if (valid.watch) result = watch_verify(snapshot, std::move(result), valid, global, env);
   if (valid.smoke) {
     std::unique_ptr<kube::Client> client = open_client(global, env.err);
     const std::vector<remedy::CheckRow> smoke =
@@ -65,6 +91,8 @@ void add_verify(CLI::App& app, Commands& commands, Env& env) {
                           "  {0} verify --replicas 4 --taint nvidia.com/gpu=present:NoSchedule\n\n"
                           "  # Check that pods which were Pending are now scheduled, as JSON for a script\n"
                           "  {0} verify --replicas 4 --was-pending ml/train-0,ml/train-1 -o json\n\n"
+                          "  # During a scale-up: keep checking for 10 minutes, saying each node that joins\n"
+                          "  {0} verify --watch 10m\n\n"
                           "  # Offline, from a snapshot\n"
                           "  {0} verify --replicas 4 --from-file snapshot.json\n\n"
                           "  # Also fill every GPU node's free slots with throw-away one-GPU pods, then remove them\n"

@@ -42,6 +42,9 @@ void add_verify_flags(CLI::App& sub, VerifyFlags& flags) {
       ->default_str(flags.timeout);
   sub.add_option("--journal-dir", flags.journal_dir,
                  "Where apply journals are read and the smoke journal written (default ~/.kube/gpuslice)");
+  sub.add_option("--watch", flags.watch,
+                 "Keep checking for this long (e.g. 10m), saying on stderr each node that joins and each check "
+                 "that changes; then print the matrix of the last round");
 }
 
 namespace {
@@ -97,6 +100,16 @@ ValidVerifyFlags validate_verify_flags(const VerifyFlags& flags) {
     valid.options.formerly_pending.push_back(pod);
   }
   validate_smoke_flags(flags, valid);
+  if (!flags.watch.empty()) {
+    try {
+      valid.watch = parse_timeout(flags.watch);
+    } catch (const UsageError&) { // its message names --timeout
+      throw UsageError(
+          fmt::format("--watch \"{}\": must be a positive duration such as 90s, 10m or 1h", flags.watch));
+    }
+    if (!flags.from_files.empty()) throw UsageError("--watch: files do not change; it needs the live cluster");
+    if (flags.smoke) throw UsageError("--watch: cannot be combined with --smoke");
+  }
   return valid;
 }
 
@@ -105,6 +118,7 @@ void use_verify_settings(ValidVerifyFlags& valid, const remedy::VerifySettings& 
   valid.options.taint = settings.taint;
   valid.options.resource = settings.resource;
   valid.options.nodes = settings.nodes;
+  valid.options.changed_at = settings.changed_at;
   if (!valid.smoke) return;
   valid.smoke->replicas = settings.replicas;
   valid.smoke->taint = settings.taint;

@@ -28,10 +28,11 @@ struct VerifyFlags {
   std::string smoke_namespace = "default";
   std::string timeout = "3m"; // how long the smoke waits for its pods
   std::string journal_dir;    // "" = ~/.kube/gpuslice: apply journals read, smoke journal written
+  std::string watch;          // --watch DURATION: "" = one round
 };
 
 // Adds --replicas, --taint, --node, --was-pending, -o, -f, --smoke, --smoke-image, --smoke-namespace,
-// --timeout and --journal-dir to sub.
+// --timeout, --journal-dir and --watch to sub.
 void add_verify_flags(CLI::App& sub, VerifyFlags& flags);
 
 struct ValidVerifyFlags {
@@ -40,13 +41,14 @@ struct ValidVerifyFlags {
   std::optional<remedy::SmokeOptions> smoke; // --smoke (run_id left empty: chosen at run time)
   std::chrono::seconds timeout{180};
   remedy::SettingFlags given; // --replicas, --taint and --node as given; the rest comes from the cluster
+  std::optional<std::chrono::seconds> watch; // --watch: re-check for this long
 };
 
 // Throws UsageError naming the flag: --replicas < 1 or > 128, a --taint kubectl would refuse
 // (no key or an effect other than NoSchedule, PreferNoSchedule, NoExecute), a --was-pending
 // entry not of the form ns/name, an unknown -o, --smoke with --from-file (it writes to a live
 // cluster), an empty or spaced --smoke-image, a --smoke-namespace that is no namespace name,
-// a bad --timeout.
+// a bad --timeout, a bad --watch or one with --from-file (files do not change) or --smoke.
 ValidVerifyFlags validate_verify_flags(const VerifyFlags& flags);
 
 // Puts the chosen replicas, taint, resource and nodes into the check options, replicas and taint

@@ -64,7 +64,16 @@ long long advertised_as(const model::Node& node, const model::NodeGpus& gpus, co
   return model::quantity_of(node.allocatable, resource).value();
 }
 
-CheckRow check_allocatable(const model::Node& node, const model::NodeGpus& gpus, const VerifyOptions& options) {
+// Created after the change: a node that joined on a scale-up the change never saw.
+bool joined_after(const model::Node& node, const VerifyOptions& options) {
+  if (options.changed_at.empty()) return false;
+  const std::optional<model::TimePoint> created = model::parse_time(node.meta.creation_timestamp);
+  const std::optional<model::TimePoint> changed = model::parse_time(options.changed_at);
+  return created && changed && *created > *changed;
+}
+
+CheckRow check_allocatable(const Snapshot& snapshot, const model::Node& node, const model::NodeGpus& gpus,
+                           const VerifyOptions& options) {
   const int replicas = options.replicas;
   CheckRow row{std::string(k_check_allocatable), "node/" + node.name(), CheckResult::pass, "", "", ""};
   const long long advertised = advertised_as(node, gpus, options.resource);
@@ -87,6 +96,14 @@ CheckRow check_allocatable(const model::Node& node, const model::NodeGpus& gpus,
     row.detail = advertised == gpus.physical && replicas > 1
                      ? "the plugin advertises physical GPUs only: its config is not in effect (restart its pods)"
                      : fmt::format("{} GPU(s) × {} replicas expected", gpus.physical, replicas);
+    const model::Pod* plugin = plugin_pod_on(snapshot, node.name());
+    if (joined_after(node, options) && (advertised == 0 || advertised == gpus.physical) && plugin != nullptr) {
+      // A node that joins while the plugin's config-manager has not yet written the config
+      // registers 0 or whole GPUs and keeps them (NVIDIA/k8s-device-plugin#1645).
+      row.detail = fmt::format("joined after the change ({}) and registers {}: the config-manager race of "
+                               "NVIDIA/k8s-device-plugin#1645; restart its plugin pod: kubectl -n {} delete pod {}",
+                               node.meta.creation_timestamp, advertised, plugin->meta.ns, plugin->meta.name);
+    }
   }
   return row;
 }
@@ -169,15 +186,18 @@ CheckRow check_gpu_taint(const model::Node& node, const std::optional<model::Tai
 
 void check_gpu_nodes(const Snapshot& snapshot, const VerifyOptions& options, std::vector<CheckRow>& rows) {
   std::vector<const model::Node*> nodes;
+  // The nodes the change was for, and GPU nodes that joined after it (their plugin reads the same
+  // config; their label and taint come from the node group's template).
   const auto wanted = [&](const model::Node& node) {
-    return options.nodes.empty() ? model::is_gpu_node(node)
-                                 : std::find(options.nodes.begin(), options.nodes.end(), node.name()) != options.nodes.end();
+    if (options.nodes.empty()) return model::is_gpu_node(node);
+    return std::find(options.nodes.begin(), options.nodes.end(), node.name()) != options.nodes.end() ||
+           (model::is_gpu_node(node) && joined_after(node, options));
   };
   for (const model::Node& node : snapshot.nodes)
     if (wanted(node)) nodes.push_back(&node);
   std::sort(nodes.begin(), nodes.end(), [](const model::Node* a, const model::Node* b) { return a->name() < b->name(); });
   for (const model::Node* node : nodes) rows.push_back(check_plugin_ready(snapshot, *node));
-  for (const model::Node* node : nodes) rows.push_back(check_allocatable(*node, model::describe_node_gpus(*node), options));
+  for (const model::Node* node : nodes) rows.push_back(check_allocatable(snapshot, *node, model::describe_node_gpus(*node), options));
   const bool gfd_runs = model::runs_feature_discovery(snapshot.daemonsets);
   for (const model::Node* node : nodes) rows.push_back(check_gfd_labels(*node, options.replicas, gfd_runs));
   for (const model::Node* node : nodes) rows.push_back(check_present_label(*node));

@@ -136,6 +136,7 @@ bool settings_from_header(const nlohmann::json& header, AppliedSettings& out) {
 AppliedSettings settings_from_journal(const JournalFile& journal, const std::string& path) {
   AppliedSettings out;
   out.where = "journal " + path;
+  if (journal.header.is_object()) out.changed_at = journal.header.value("startedAt", "");
   if (settings_from_header(journal.header, out)) return out;
   for (const JournalEntry& entry : journal.entries) {
     const nlohmann::json& written = entry.done ? entry.result : entry.intended;
@@ -207,6 +208,7 @@ VerifySettings choose_verify_settings(const SettingFlags& flags, const std::opti
       out.resource_from = (*source)->where;
     }
   }
+  if (journal) out.changed_at = journal->changed_at;
   if (!flags.nodes.empty()) {
     out.nodes = flags.nodes;
     out.nodes_from = "flag";

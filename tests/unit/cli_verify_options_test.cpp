@@ -77,3 +77,19 @@ TEST_CASE("cli::validate_verify_flags --node, and the chosen settings reach the 
   flags.nodes = {"ns/gpu-1"};
   CHECK_THROWS_WITH_AS(validate_verify_flags(flags), "--node \"ns/gpu-1\": must be a node name", UsageError);
 }
+
+TEST_CASE("cli::validate_verify_flags --watch") {
+  VerifyFlags flags;
+  flags.watch = "10m";
+  CHECK(validate_verify_flags(flags).watch == std::chrono::seconds(600));
+  flags.watch = "soon";
+  CHECK_THROWS_WITH_AS(validate_verify_flags(flags), "--watch \"soon\": must be a positive duration such as 90s, 10m or 1h",
+                       UsageError);
+  flags.watch = "1m";
+  flags.from_files = {"s.json"};
+  CHECK_THROWS_WITH_AS(validate_verify_flags(flags), "--watch: files do not change; it needs the live cluster", UsageError);
+  flags.from_files.clear();
+  flags.smoke = true;
+  CHECK_THROWS_WITH_AS(validate_verify_flags(flags), "--watch: cannot be combined with --smoke", UsageError);
+  CHECK_FALSE(validate_verify_flags(VerifyFlags{}).watch.has_value());
+}

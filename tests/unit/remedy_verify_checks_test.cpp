@@ -241,3 +241,46 @@ TEST_CASE("remedy::verify — the shares' resource and the nodes the change was 
     CHECK_FALSE(verify(s, four_with_taint()).passed());
   }
 }
+
+TEST_CASE("remedy::verify — GPU nodes that joined after the change are checked, with the restart for #1645") {
+  Snapshot s = healthy_cluster();
+  // gpu-new joined after the apply; its plugin pod came up before the config and registered
+  // the physical GPU only.
+  s.nodes.push_back(NodeBuilder("gpu-new").instance_type("g4dn.xlarge").gpus(1).label("nvidia.com/gpu.present", "true")
+                        .taint("nvidia.com/gpu", "present", "NoSchedule").created("2026-12-01T10:05:00Z").build());
+  s.pods.push_back(plugin_pod("gpu-new"));
+  VerifyOptions options = four_with_taint();
+  options.nodes = {"gpu-a"};
+  options.changed_at = "2026-12-01T10:00:00Z";
+  const VerifyReport report = verify(s, options);
+  const CheckRow fresh = row_of(report, "allocatable", "node/gpu-new");
+  CHECK(fresh.result == CheckResult::fail);
+  CHECK(fresh.detail == "joined after the change (2026-12-01T10:05:00Z) and registers 1: the config-manager race of "
+                        "NVIDIA/k8s-device-plugin#1645; restart its plugin pod: kubectl -n nvidia delete pod nvdp-gpu-new");
+  CHECK(row_of(report, "present-label", "node/gpu-new").result == CheckResult::pass);
+  SUBCASE("once it advertises the shares it passes") {
+    s.nodes.back() = NodeBuilder("gpu-new").instance_type("g4dn.xlarge").gpus(4).label("nvidia.com/gpu.present", "true")
+                         .taint("nvidia.com/gpu", "present", "NoSchedule").created("2026-12-01T10:05:00Z").build();
+    CHECK(verify(s, options).passed());
+  }
+  SUBCASE("a node older than the change that apply was not for stays out") {
+    options.changed_at = "2026-12-01T11:00:00Z";
+    const VerifyReport older = verify(s, options);
+    CHECK(std::none_of(older.rows.begin(), older.rows.end(), [](const CheckRow& r) { return r.object == "node/gpu-new"; }));
+  }
+}
+
+TEST_CASE("remedy::report_changes: what verify --watch prints between rounds") {
+  VerifyReport before;
+  before.rows.push_back({"allocatable", "node/gpu-a", CheckResult::pass, "4", "4", "1 GPU(s) × 4 replicas"});
+  VerifyReport after = before;
+  CHECK(gpuslice::remedy::report_changes(before, after).empty());
+  after.rows.push_back({"allocatable", "node/gpu-new", CheckResult::fail, "4", "1", "restart it"});
+  after.rows[0].result = CheckResult::fail;
+  after.rows[0].actual = "0";
+  CHECK(gpuslice::remedy::report_changes(before, after) ==
+        std::vector<std::string>{"node/gpu-a allocatable: pass -> fail (0): 1 GPU(s) × 4 replicas",
+                                 "node/gpu-new allocatable: new, fail (1, want 4): restart it"});
+  CHECK(gpuslice::remedy::report_changes(after, before) ==
+        std::vector<std::string>{"node/gpu-a allocatable: fail -> pass (4)"});
+}

@@ -200,3 +200,11 @@ TEST_CASE("remedy::choose_verify_settings: --node wins over the journal's nodes"
   CHECK(defaulted.nodes == std::vector<std::string>{"gpu-1", "gpu-2"});
   CHECK(defaulted.nodes_from == "journal /j");
 }
+
+TEST_CASE("remedy::settings_from_journal: when the change was made, for nodes that join after it") {
+  remedy::JournalFile journal;
+  journal.header = {{"command", "apply"}, {"startedAt", "2026-12-01T10:00:00Z"}, {"settings", {{"replicas", 4}}}};
+  const AppliedSettings read = remedy::settings_from_journal(journal, "/j");
+  CHECK(read.changed_at == "2026-12-01T10:00:00Z");
+  CHECK(choose_verify_settings({}, read, std::nullopt, "").changed_at == "2026-12-01T10:00:00Z");
+}

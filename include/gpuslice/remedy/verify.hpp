@@ -47,6 +47,9 @@ struct VerifyOptions {
   std::string resource;
   // The nodes the change was for (apply's --node/--node-selector); empty: every GPU node.
   std::vector<std::string> nodes;
+  // When the change was made (RFC 3339; "" unknown): GPU nodes created after it are checked too,
+  // as nodes that joined after the change (a scale-up the fix never saw).
+  std::string changed_at;
 };
 
 struct VerifyReport {
@@ -59,6 +62,11 @@ struct VerifyReport {
 // Runs every check over the GPU nodes, GPU workloads and GPU pods of the snapshot.
 // Pure: never throws on odd cluster data.
 VerifyReport verify(const Snapshot& snapshot, const VerifyOptions& options);
+
+// What `verify --watch` says between two rounds, one line per row that is new (a node that
+// joined) or whose result changed: "node/gpu-9 allocatable: new, fail (1, want 4): <detail>",
+// "node/gpu-9 allocatable: fail -> pass (4)". In `after`'s order; empty when nothing changed.
+std::vector<std::string> report_changes(const VerifyReport& before, const VerifyReport& after);
 
 // How far the cluster is from the goal `apply --wait` waits for: every device-plugin DaemonSet
 // rolled out (observedGeneration current, every pod updated and available), every GPU node's

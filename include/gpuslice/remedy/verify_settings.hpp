@@ -22,6 +22,7 @@ struct AppliedSettings {
   bool taint_known = false;          // the source says whether a taint was put on
   std::optional<model::Taint> taint; // meaningful when taint_known
   std::vector<std::string> nodes;    // nodes the source changed; empty unknown
+  std::string changed_at;            // when (the journal's startedAt); "" unknown
 };
 
 // The journal header belongs to an `apply` run against this context and server.
@@ -49,6 +50,7 @@ struct VerifySettings {
   std::optional<model::Taint> taint;
   std::string resource;
   std::vector<std::string> nodes;
+  std::string changed_at; // the journal's startedAt, "" without one
   std::string replicas_from;
   std::string taint_from;
   std::string resource_from;

@@ -383,6 +383,36 @@ case_create_generator_kinds() {
   check "binary configmap key stored" "$(kc get configmap gen-cm -n ml -o jsonpath='{.binaryData.blob}' | base64 -d | od -An -tx1 | tr -d ' \n')" "0001ff"
 }
 
+# The seed runbook by hand, as an SRE types it with the kubectl at hand (1.33 sends the ConfigMap
+# as protobuf): the time-slicing ConfigMap from a file, the GPU node's label and taint, the GPU
+# Deployment's toleration; each step's object reads back as written.
+case_seed_runbook() {
+  printf 'version: v1\nsharing:\n  timeSlicing:\n    resources:\n    - name: nvidia.com/gpu\n      replicas: 4\n' \
+    >"$case_dir/time-slicing.yaml"
+  check "create configmap --from-file" \
+    "$(kc create configmap time-slicing-config -n ml --from-file=any="$case_dir/time-slicing.yaml" 2>&1)" \
+    "configmap/time-slicing-config created"
+  check "the config file stored byte for byte" \
+    "$(kc get configmap time-slicing-config -n ml -o json | jq -j '.data.any' | cmp - "$case_dir/time-slicing.yaml" && echo same)" same
+  check "label the GPU node with its config" "$(kc label node gpu-2 nvidia.com/device-plugin.config=any --overwrite 2>&1)" \
+    "node/gpu-2 labeled"
+  check "taint the GPU node" "$(kc taint node gpu-2 nvidia.com/gpu=true:NoSchedule 2>&1)" "node/gpu-2 tainted"
+  check "patch the Deployment's tolerations" \
+    "$(kc patch deployment api -n ml --type json -p '[{"op":"add","path":"/spec/template/spec/tolerations","value":[{"key":"nvidia.com/gpu","operator":"Exists","effect":"NoSchedule"}]}]' 2>&1)" \
+    "deployment.apps/api patched"
+  check "the toleration reads back" \
+    "$(kc get deployment api -n ml -o json | jq -c '[.spec.template.spec.tolerations[] | {key, operator, effect}]')" \
+    '[{"key":"nvidia.com/gpu","operator":"Exists","effect":"NoSchedule"}]'
+  check "the node reads back labelled and tainted" \
+    "$(kc get node gpu-2 -o json | jq -c '[.metadata.labels["nvidia.com/device-plugin.config"], [.spec.taints[] | .key + "=" + .value + ":" + .effect]]')" \
+    '["any",["nvidia.com/gpu=true:NoSchedule"]]'
+  if ((kubectl_minor >= 32)); then
+    check "the ConfigMap went as protobuf" \
+      "$(requests | jq -r 'select(.method == "POST" and .path == "/api/v1/namespaces/ml/configmaps") | .contentType | split(";")[0]')" \
+      application/vnd.kubernetes.protobuf
+  fi
+}
+
 # Dynamic Resource Allocation: a 1.34 server serves resource.k8s.io/v1 and kubectl reads its
 # kinds through discovery alone (no compiled-in types); the fidelity scenario's 1.30 does not.
 case_dra_kinds() {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Issue 23 parts 1 and 4 under `fakekube --simulate`: bare `verify` takes its replicas and taint
+# Issue 23 parts 1 and 4 (and issue 22 part 3, verify --watch) under `fakekube --simulate`: bare `verify` takes its replicas and taint
 # from the newest apply journal of the cluster (else the plugin's time-slicing config) and says
 # so; flags override; with nothing to go on it says where it looked. `verify --smoke` killed with
 # SIGKILL while its pods wait leaves a journal, and `undo --smoke` removes its Deployment, while a
@@ -89,4 +89,23 @@ check "its replicas come from the plugin's ConfigMap" \
 gs verify --replicas 2 -o json >"$work/flag.json" 2>/dev/null; code=$?
 check "verify --replicas 2 after apply 4 exits 1" "$code" 1
 check "its replicas come from the flag" "$(jq -r '"\(.replicas) \(.settingsFrom.replicas)"' "$work/flag.json")" "2 flag"
+# Issue 22 part 3: a GPU node that joins after apply (a copy of one of the incident's, as a
+# scale-up brings it) is checked by `verify --watch`, which says when it joins and judges the last
+# round: the simulation's plugin pod on it reads the config and it advertises 4.
+new_node=ip-10-0-99-17.us-west-2.compute.internal
+gs verify --watch 20s -o json >"$work/watch.json" 2>"$work/watch.err" &
+watch_pid=$!
+sleep 6
+k get node ip-10-0-1-17.us-west-2.compute.internal -o json |
+  jq --arg name "$new_node" '.metadata = {name: $name, labels: (.metadata.labels | .["kubernetes.io/hostname"] = $name)}
+      | .status.allocatable["nvidia.com/gpu"] = "0" | .status.capacity["nvidia.com/gpu"] = "0"' >"$work/new-node.json"
+check "a GPU node joins" "$(k create -f "$work/new-node.json" 2>&1)" "node/$new_node created"
+wait "$watch_pid"; code=$?
+check "verify --watch 20s exits 0 once the new node advertises 4" "$code" 0
+[[ $code == 0 ]] || cat "$work/watch.err"
+check "the watch said the node joined" "$(grep -c "node/$new_node allocatable: new, " "$work/watch.err")" 1
+check "the last round checked the new node: its allocatable passes" \
+  "$(jq -r --arg node "node/$new_node" '[.checks[] | select(.check == "allocatable" and .object == $node) | .result] | join(" ")' "$work/watch.json")" pass
+gs verify --watch 1x >/dev/null 2>"$work/watch-bad.err"; code=$?
+check "a bad --watch duration exits 2" "$code" 2
 harness_done
