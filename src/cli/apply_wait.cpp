@@ -67,6 +67,7 @@ void wait_for_goal(kube::Client& client, const GlobalFlags& global, Env& env, co
   remedy::VerifyOptions options;
   options.replicas = goal.replicas;
   options.resource = goal.resource;
+  options.changed_at = before.meta.collected_at; // nodes that join while we wait are checked too
   options.formerly_pending = pending_gpu_pods(before);
   const auto start = std::chrono::steady_clock::now();
   const auto deadline = start + timeout;

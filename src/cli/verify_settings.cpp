@@ -49,8 +49,11 @@ nlohmann::ordered_json settings_from_json(const remedy::VerifySettings& settings
 std::string settings_from_line(const remedy::VerifySettings& settings) {
   if (settings.replicas_from == "flag" && settings.taint_from != settings_journal(settings)) return {};
   const std::string taint = settings.taint ? model::to_string(*settings.taint) : std::string("no taint");
-  return fmt::format("verify: replicas {} from {}; {} from {}\n", settings.replicas, settings.replicas_from, taint,
-                     settings.taint_from == "none" ? "no flag or apply journal" : settings.taint_from);
+  std::string line = fmt::format("verify: replicas {} from {}; {} from {}", settings.replicas, settings.replicas_from,
+                                 taint, settings.taint_from == "none" ? "no flag or apply journal" : settings.taint_from);
+  if (!settings.resource_from.empty()) line += fmt::format("; {} from {}", settings.resource, settings.resource_from);
+  if (!settings.nodes_from.empty()) line += fmt::format("; {} node(s) from {}", settings.nodes.size(), settings.nodes_from);
+  return line + "\n";
 }
 
 } // namespace gpuslice::cli

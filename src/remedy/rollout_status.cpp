@@ -80,7 +80,10 @@ RolloutStatus rollout_status(const Snapshot& snapshot, const VerifyOptions& opti
     } else if (row.check != k_check_plugin_ready) {
       continue; // labels, taints, the autoscaler template: not what the rollout waits for
     }
-    if (failed) status.waiting_for.push_back(fmt::format("{} {}: {} (want {})", row.check, row.object, row.actual, row.expected));
+    if (!failed) continue;
+    std::string line = fmt::format("{} {}: {} (want {})", row.check, row.object, row.actual, row.expected);
+    if (row.detail.starts_with("joined after the change")) line += ": " + row.detail; // with its restart command
+    status.waiting_for.push_back(std::move(line));
   }
   return status;
 }

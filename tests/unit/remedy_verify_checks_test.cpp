@@ -258,6 +258,13 @@ TEST_CASE("remedy::verify — GPU nodes that joined after the change are checked
   CHECK(fresh.detail == "joined after the change (2026-12-01T10:05:00Z) and registers 1: the config-manager race of "
                         "NVIDIA/k8s-device-plugin#1645; restart its plugin pod: kubectl -n nvidia delete pod nvdp-gpu-new");
   CHECK(row_of(report, "present-label", "node/gpu-new").result == CheckResult::pass);
+  // apply --wait names it with the restart command too.
+  const gpuslice::remedy::RolloutStatus waiting = gpuslice::remedy::rollout_status(s, options);
+  CHECK(std::any_of(waiting.waiting_for.begin(), waiting.waiting_for.end(), [](const std::string& w) {
+    return w == "allocatable node/gpu-new: 1 (want 4): joined after the change (2026-12-01T10:05:00Z) and registers 1: "
+                "the config-manager race of NVIDIA/k8s-device-plugin#1645; restart its plugin pod: kubectl -n nvidia "
+                "delete pod nvdp-gpu-new";
+  }));
   SUBCASE("once it advertises the shares it passes") {
     s.nodes.back() = NodeBuilder("gpu-new").instance_type("g4dn.xlarge").gpus(4).label("nvidia.com/gpu.present", "true")
                          .taint("nvidia.com/gpu", "present", "NoSchedule").created("2026-12-01T10:05:00Z").build();
