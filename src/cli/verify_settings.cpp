@@ -11,11 +11,9 @@ remedy::VerifySettings resolve_verify_settings(const remedy::SettingFlags& given
                                                const std::string& journal_dir) {
   const std::string dir = journal_dir.empty() ? remedy::default_journal_dir() : journal_dir;
   std::optional<remedy::AppliedSettings> journal;
-  {
-    const std::string path = remedy::newest_journal(
-        dir, [&](const nlohmann::json& header) { return remedy::is_apply_journal_for(header, snapshot.meta); });
-    if (!path.empty()) journal = remedy::settings_from_journal(remedy::read_journal(path), path);
-  }
+  const std::string path = remedy::newest_journal(
+      dir, [&](const nlohmann::json& header) { return remedy::is_apply_journal_for(header, snapshot.meta); });
+  if (!path.empty()) journal = remedy::settings_from_journal(remedy::read_journal(path), path);
   const std::optional<remedy::AppliedSettings> config = remedy::settings_from_config(snapshot);
   const std::string context = snapshot.meta.context.empty() ? "" : fmt::format(" of context {}", snapshot.meta.context);
   return remedy::choose_verify_settings(

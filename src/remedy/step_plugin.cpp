@@ -62,12 +62,12 @@ PluginInstallOptions native_options(const PluginTarget& target, const PluginStep
   return install;
 }
 
-// Whether the DaemonSet already reads the target config with this content.
-bool daemonset_wired(const model::DaemonSet& ds, const DevicePluginInstall& install, const PluginTarget& target) {
+// Whether the DaemonSet (plugin or GFD) already reads the target config with this content:
+// the checksum, and the ConfigMap it reads (`reads`) or the one our mount edit put there.
+bool daemonset_wired(const model::DaemonSet& ds, const std::optional<PluginConfigRef>& reads, const PluginTarget& target) {
   const auto checksum = ds.pod_template.annotations.find(std::string(k_config_checksum_annotation));
   if (checksum == ds.pod_template.annotations.end() || checksum->second != target.checksum) return false;
-  if (install.config && install.config->ns == target.ns && install.config->configmap == target.configmap &&
-      install.config->default_config == target.key)
+  if (reads && reads->ns == target.ns && reads->configmap == target.configmap && reads->default_config == target.key)
     return true;
   return std::any_of(ds.pod_template.spec.volumes.begin(), ds.pod_template.spec.volumes.end(), [&](const model::Volume& v) {
     return v.name == k_mounted_config_volume && v.config_map == target.configmap &&
@@ -75,18 +75,26 @@ bool daemonset_wired(const model::DaemonSet& ds, const DevicePluginInstall& inst
   });
 }
 
-// GFD reads the same config file as the plugin; re-pointed the same way (the chart wires both to
-// config.name), so its nvidia.com/gpu.replicas and sharing labels follow the plugin's.
-bool gfd_reads_target(const model::DaemonSet& ds, const PluginTarget& target) {
-  const auto checksum = ds.pod_template.annotations.find(std::string(k_config_checksum_annotation));
-  if (checksum == ds.pod_template.annotations.end() || checksum->second != target.checksum) return false;
-  const std::optional<PluginConfigRef> reads = daemonset_config(ds);
-  if (reads && reads->ns == target.ns && reads->configmap == target.configmap && reads->default_config == target.key)
-    return true;
-  return std::any_of(ds.pod_template.spec.volumes.begin(), ds.pod_template.spec.volumes.end(), [&](const model::Volume& v) {
-    return v.name == k_mounted_config_volume && v.config_map == target.configmap &&
-           v.items == std::vector<std::string>{target.key};
-  });
+// The patch that mounts the target config into DaemonSet ns/name (`ds` as read; null when the
+// snapshot lacks it, and the executor reads it), changed unless it is wired already.
+Change mount_change(const std::string& ns, const std::string& name, const model::DaemonSet* ds,
+                    const std::optional<PluginConfigRef>& reads, const PluginTarget& target) {
+  Change change;
+  change.action = Action::patch;
+  change.target = target_for("DaemonSet", ns, name);
+  change.edit = Edit{EditKind::mount_plugin_config,
+                     {{"configmap", target.configmap}, {"key", target.key}, {"checksum", target.checksum}}};
+  if (ds != nullptr) {
+    change.before = model::to_json(*ds);
+    change.before["metadata"].erase("resourceVersion");
+    change.before.erase("status");
+    change.changed = !daemonset_wired(*ds, reads, target);
+  } else {
+    change.before = object_stub(change.target);
+    change.changed = true;
+  }
+  change.after = apply_edit(*change.edit, change.before);
+  return change;
 }
 
 bool step_removes(const Step& step, const model::DaemonSet& ds) {
@@ -110,17 +118,8 @@ void add_gfd_repoints(Step& step, const Snapshot& snapshot, const PluginTarget& 
                                        ds.meta.ns, ds.meta.name, target.ns, ds.meta.ns));
       continue;
     }
-    Change change;
-    change.action = Action::patch;
-    change.target = target_for("DaemonSet", ds.meta.ns, ds.meta.name);
-    change.edit = Edit{EditKind::mount_plugin_config,
-                       {{"configmap", target.configmap}, {"key", target.key}, {"checksum", target.checksum}}};
-    change.before = model::to_json(ds);
-    change.before["metadata"].erase("resourceVersion");
-    change.before.erase("status");
-    change.changed = !gfd_reads_target(ds, target);
-    change.after = apply_edit(*change.edit, change.before);
-    step.changes.push_back(std::move(change));
+    // GFD reads the same config file as the plugin (the chart wires both to config.name).
+    step.changes.push_back(mount_change(ds.meta.ns, ds.meta.name, &ds, daemonset_config(ds), target));
     step.notes.push_back(fmt::format("GFD DaemonSet {}/{} reads the same ConfigMap {} key {}, so its "
                                      "nvidia.com/gpu.replicas and sharing-strategy labels follow the plugin's",
                                      ds.meta.ns, ds.meta.name, target.configmap, target.key));
@@ -129,23 +128,8 @@ void add_gfd_repoints(Step& step, const Snapshot& snapshot, const PluginTarget& 
 
 void add_reconfigure(Step& step, const Snapshot& snapshot, const DevicePluginInstall& install, const PluginTarget& target,
                      const PluginStepOptions& options) {
-  const model::DaemonSet* ds = find_plugin_daemonset(snapshot, install);
-  Change change;
-  change.action = Action::patch;
-  change.target = target_for("DaemonSet", install.ns, install.daemonset);
-  change.edit = Edit{EditKind::mount_plugin_config,
-                     {{"configmap", target.configmap}, {"key", target.key}, {"checksum", target.checksum}}};
-  if (ds != nullptr) {
-    change.before = model::to_json(*ds);
-    change.before["metadata"].erase("resourceVersion");
-    change.before.erase("status");
-    change.changed = !daemonset_wired(*ds, install, target);
-  } else {
-    change.before = object_stub(change.target);
-    change.changed = true;
-  }
-  change.after = apply_edit(*change.edit, change.before);
-  step.changes.push_back(std::move(change));
+  step.changes.push_back(
+      mount_change(install.ns, install.daemonset, find_plugin_daemonset(snapshot, install), install.config, target));
   step.notes.push_back(fmt::format("DaemonSet {}/{} ({}) reads ConfigMap {} key {} from {}; its pods restart on "
                                    "the new checksum",
                                    install.ns, install.daemonset, to_string(install.kind), target.configmap, target.key,

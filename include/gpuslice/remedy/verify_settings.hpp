@@ -63,8 +63,9 @@ struct SettingFlags {
   std::vector<std::string> nodes; // --node; empty: not given
 };
 
-// Precedence per setting: flag > journal > config (the config knows no taint or nodes). Throws UsageError when nothing gives the
-// replicas, naming where it looked (`looked` lists those places, e.g. the journal directory).
+// Precedence per setting: flag > journal > config (the config knows no taint or nodes). Throws
+// UsageError when nothing gives the replicas, naming where it looked (`looked` lists those
+// places, e.g. the journal directory).
 VerifySettings choose_verify_settings(const SettingFlags& flags, const std::optional<AppliedSettings>& journal,
                                       const std::optional<AppliedSettings>& config, const std::string& looked);
 
