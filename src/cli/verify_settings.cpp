@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli/verify_settings.hpp"
 
+#include <algorithm>
+#include <utility>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include <gpuslice/model/taints.hpp>
@@ -46,11 +50,28 @@ nlohmann::ordered_json settings_from_json(const remedy::VerifySettings& settings
 
 std::string settings_from_line(const remedy::VerifySettings& settings) {
   if (settings.replicas_from == "flag" && settings.taint_from != settings_journal(settings)) return {};
-  const std::string taint = settings.taint ? model::to_string(*settings.taint) : std::string("no taint");
-  std::string line = fmt::format("verify: replicas {} from {}; {} from {}", settings.replicas, settings.replicas_from,
-                                 taint, settings.taint_from == "none" ? "no flag or apply journal" : settings.taint_from);
-  if (!settings.resource_from.empty()) line += fmt::format("; {} from {}", settings.resource, settings.resource_from);
-  if (!settings.nodes_from.empty()) line += fmt::format("; {} node(s) from {}", settings.nodes.size(), settings.nodes_from);
+  // Each setting with its source, then one clause per source: the journal's path said once.
+  std::vector<std::pair<std::string, std::string>> said = {
+      {fmt::format("replicas {}", settings.replicas), settings.replicas_from},
+      {settings.taint ? "taint " + model::to_string(*settings.taint) : std::string("no taint"),
+       settings.taint_from == "none" ? "no flag or apply journal" : settings.taint_from}};
+  if (!settings.resource_from.empty()) said.emplace_back("resource " + settings.resource, settings.resource_from);
+  if (!settings.nodes_from.empty())
+    said.emplace_back(fmt::format("{} node(s)", settings.nodes.size()), settings.nodes_from);
+  std::vector<std::string> clauses;
+  std::vector<std::string> sources;
+  for (const auto& [text, from] : said) {
+    const auto known = std::find(sources.begin(), sources.end(), from);
+    if (known == sources.end()) {
+      sources.push_back(from);
+      clauses.push_back(text);
+    } else {
+      clauses[static_cast<std::size_t>(known - sources.begin())] += ", " + text;
+    }
+  }
+  std::string line = "verify:";
+  for (std::size_t i = 0; i < clauses.size(); ++i)
+    line += fmt::format("{} {} from {}", i == 0 ? "" : ";", clauses[i], sources[i]);
   return line + "\n";
 }
 

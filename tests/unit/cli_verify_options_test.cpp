@@ -4,6 +4,7 @@
 #include <gpuslice/error.hpp>
 
 #include "cli/verify_options.hpp"
+#include "cli/verify_settings.hpp"
 
 using namespace gpuslice;
 using cli::validate_verify_flags;
@@ -92,4 +93,21 @@ TEST_CASE("cli::validate_verify_flags --watch") {
   flags.smoke = true;
   CHECK_THROWS_WITH_AS(validate_verify_flags(flags), "--watch: cannot be combined with --smoke", UsageError);
   CHECK_FALSE(validate_verify_flags(VerifyFlags{}).watch.has_value());
+}
+
+TEST_CASE("cli::settings_from_line names each source once") {
+  remedy::VerifySettings settings;
+  settings.replicas = 4;
+  settings.replicas_from = "configmap nvidia/ts key any";
+  settings.taint_from = "none";
+  settings.resource = "nvidia.com/gpu.shared";
+  settings.resource_from = "configmap nvidia/ts key any";
+  CHECK(cli::settings_from_line(settings) ==
+        "verify: replicas 4, resource nvidia.com/gpu.shared from configmap nvidia/ts key any; no taint from no flag or "
+        "apply journal\n");
+  settings.replicas_from = settings.taint_from = settings.resource_from = settings.nodes_from = "journal /j";
+  settings.taint = model::Taint{"nvidia.com/gpu", "true", "NoSchedule", ""};
+  settings.nodes = {"a", "b"};
+  CHECK(cli::settings_from_line(settings) ==
+        "verify: replicas 4, taint nvidia.com/gpu=true:NoSchedule, resource nvidia.com/gpu.shared, 2 node(s) from journal /j\n");
 }

@@ -64,7 +64,7 @@ gs verify >"$work/verify.txt" 2>"$work/verify.err"; code=$?
 check "bare verify after apply exits 0" "$code" 0
 [[ $code == 0 ]] || cat "$work/verify.txt" "$work/verify.err"
 check "it says the replicas and taint came from the apply journal" \
-  "$(grep -c '^verify: replicas 4 from journal .*; nvidia.com/gpu=.*:NoSchedule from journal ' "$work/verify.err")" 1
+  "$(grep -c '^verify: replicas 4, taint nvidia.com/gpu=.*:NoSchedule, resource nvidia.com/gpu, 3 node(s) from journal [^;]*$' "$work/verify.err")" 1
 gs verify -o json >"$work/verify.json" 2>/dev/null
 check "JSON: replicas 4" "$(jq .replicas "$work/verify.json")" 4
 check "JSON: settingsFrom.replicas names the apply journal" \
