@@ -169,9 +169,13 @@ TEST_CASE("cli diagnose, status and snapshot while a concurrent writer patches t
   REQUIRE(static_cast<int>(baseline.diagnose.code) == 1);
   REQUIRE(static_cast<int>(baseline.snapshot.code) == 0);
 
-  const fakekube::Scenario scenario = collect_test::incident();
+  fakekube::Scenario scenario = collect_test::incident();
   const std::vector<std::string> paths = gpu_object_paths(scenario.objects);
   REQUIRE(paths.size() == 5); // 3 GPU nodes, 2 GPU Deployments
+  // Each HTTP answer waits 50 ms, the writer's in-process patches do not: every command runs long
+  // enough for a round of patches however loaded the machine is (under ASan beside another
+  // suite, a 4-write diagnose was seen).
+  scenario.transport_faults.latency_ms = 50;
   kube_test::Cluster cluster(scenario);
   const std::filesystem::path kc = cluster.kubeconfig("admin", fakekube::KubeconfigAuth::token, "writer.kc");
   cli_test::ConcurrentWriter writer(cluster.server.api(), paths);
