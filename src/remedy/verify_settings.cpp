@@ -29,6 +29,13 @@ void read_config_text(const std::string& text, AppliedSettings& out) {
   out.resource = check.config.rename_by_default ? chosen.name + ".shared" : chosen.name;
 }
 
+// The first usable config among a ConfigMap object's data values, unless `out` has replicas already.
+void read_config_data(const nlohmann::json& configmap, AppliedSettings& out) {
+  if (!configmap.is_object() || !configmap.contains("data") || !configmap["data"].is_object()) return;
+  for (const auto& [key, text] : configmap["data"].items())
+    if (text.is_string() && !out.replicas) read_config_text(text.get<std::string>(), out);
+}
+
 std::vector<model::Taint> taints_of(const nlohmann::json& node) {
   std::vector<model::Taint> out;
   if (!node.is_object() || !node.contains("spec") || !node["spec"].contains("taints")) return out;
@@ -78,26 +85,22 @@ nlohmann::json plan_settings(const Plan& plan) {
   nlohmann::json out = nlohmann::json::object();
   AppliedSettings config;
   std::vector<std::string> nodes;
-  bool taints_nodes = false;
+  bool targets_nodes = false;
   nlohmann::json taint;
   for (const Step& step : plan.steps) {
     for (const Change& change : step.changes) {
-      if (change.target.kind == "ConfigMap" && step.name == "config apply" && change.after.is_object() &&
-          change.after.contains("data") && !config.replicas) {
-        for (const auto& [key, text] : change.after["data"].items())
-          if (text.is_string() && !config.replicas) read_config_text(text.get<std::string>(), config);
-      }
+      if (change.target.kind == "ConfigMap" && step.name == "config apply") read_config_data(change.after, config);
       if (change.target.kind != "Node") continue;
       if (std::find(nodes.begin(), nodes.end(), change.target.name) == nodes.end()) nodes.push_back(change.target.name);
       if (change.edit && change.edit->kind == EditKind::add_taint && taint.is_null()) taint = change.edit->value;
-      taints_nodes = true;
+      targets_nodes = true;
     }
   }
   if (config.replicas) {
     out["replicas"] = *config.replicas;
     out["resource"] = config.resource;
   }
-  if (taints_nodes) {
+  if (targets_nodes) {
     std::sort(nodes.begin(), nodes.end());
     out["nodes"] = nodes;
     out["taint"] = taint.is_object() ? nlohmann::json{{"key", taint.value("key", "")},
@@ -140,11 +143,7 @@ AppliedSettings settings_from_journal(const JournalFile& journal, const std::str
   if (settings_from_header(journal.header, out)) return out;
   for (const JournalEntry& entry : journal.entries) {
     const nlohmann::json& written = entry.done ? entry.result : entry.intended;
-    if (entry.target.kind == "ConfigMap" && written.is_object() && written.contains("data")) {
-      for (const auto& [key, text] : written["data"].items()) {
-        if (text.is_string() && !out.replicas) read_config_text(text.get<std::string>(), out);
-      }
-    }
+    if (entry.target.kind == "ConfigMap") read_config_data(written, out);
     if (entry.target.kind != "Node" || !written.is_object()) continue;
     if (std::find(out.nodes.begin(), out.nodes.end(), entry.target.name) == out.nodes.end())
       out.nodes.push_back(entry.target.name);
